@@ -1,0 +1,149 @@
+import Foundation
+import Logging
+import NIOCore
+import RTSPCore
+
+/// The thin NIO side of the RTSP stream decoder: bytes in, ``RTSPStreamParser`` events out.
+///
+/// Responses complete the request waiting for their CSeq, interleaved frames go to the media
+/// router, and requests from the server (OPTIONS, GET_PARAMETER, SET_PARAMETER, …) are answered.
+/// All state is confined to the channel's event loop.
+final class RTSPChannelHandler: ChannelInboundHandler, @unchecked Sendable {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private var parser = RTSPStreamParser()
+    private var pending: [(cseq: Int?, promise: EventLoopPromise<RTSPResponse>, timeout: Scheduled<Void>?)] = []
+    private var context: ChannelHandlerContext?
+    private var warnedGarbage = false
+    private let logger: Logger
+    private let url: RTSPURL
+
+    /// Called for every `$` frame (RFC 2326 §10.12). Set on the event loop.
+    var onInterleaved: ((UInt8, ByteBuffer) -> Void)?
+    /// Why the connection ended, when we know better than "closed".
+    private(set) var closeReason: RTSPClientError?
+    /// The session id to echo when answering server requests.
+    var sessionID: String?
+
+    init(url: RTSPURL, logger: Logger) {
+        self.url = url
+        self.logger = logger
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        parser.append(unwrapInboundIn(data))
+        while let event = parser.next() {
+            switch event {
+            case .interleaved(let channel, let payload):
+                onInterleaved?(channel, payload)
+            case .response(let response):
+                complete(response)
+            case .request(let request):
+                answer(request, context: context)
+            }
+        }
+        if parser.discardedBytes > 0 && !warnedGarbage {
+            warnedGarbage = true
+            logger.warning("quirk: skipped bytes that are neither RTSP nor interleaved RTP; resynchronised",
+                           metadata: ["quirk": "garbage-in-stream", "bytes": "\(parser.discardedBytes)"])
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        let error = closeReason ?? RTSPClientError(.connectionClosed, "\(url.redacted) closed the connection", url: url.redacted)
+        failAll(error)
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        if closeReason == nil {
+            closeReason = RTSPErrorMapping.map(error, url: url)
+        }
+        context.close(promise: nil)
+    }
+
+    /// Close the connection, remembering why.
+    func close(reason: RTSPClientError?) {
+        if closeReason == nil { closeReason = reason }
+        context?.close(promise: nil)
+    }
+
+    /// Write a request; the future completes with the response carrying the same CSeq.
+    func send(_ request: RTSPRequest, timeout: TimeAmount, promise: EventLoopPromise<RTSPResponse>) {
+        guard let context else {
+            promise.fail(closeReason ?? RTSPClientError(.connectionClosed, "\(url.redacted) closed the connection", url: url.redacted,
+                                                        method: request.method, cseq: request.cseq))
+            return
+        }
+        let cseq = request.cseq
+        let url = self.url
+        let scheduled = context.eventLoop.scheduleTask(in: timeout) { [weak self] in
+            guard let self, let index = self.pending.firstIndex(where: { $0.promise.futureResult === promise.futureResult }) else { return }
+            self.pending.remove(at: index)
+            promise.fail(RTSPClientError(.timeout, "\(url.redacted) did not answer \(request.method) within \(timeout.nanoseconds / 1_000_000_000) s",
+                                         url: url.redacted, method: request.method, cseq: cseq))
+        }
+        pending.append((cseq, promise, scheduled))
+        var buffer = context.channel.allocator.buffer(capacity: 512)
+        request.write(into: &buffer)
+        context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+    }
+
+    /// Write raw bytes (interleaved RTCP receiver reports).
+    func write(_ buffer: ByteBuffer) {
+        context?.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+    }
+
+    private func complete(_ response: RTSPResponse) {
+        // Match by CSeq; a camera that omits CSeq answers the oldest request.
+        let index: Int?
+        if let cseq = response.cseq {
+            index = pending.firstIndex { $0.cseq == cseq }
+        } else {
+            index = pending.indices.first
+            if index != nil {
+                logger.warning("quirk: response without CSeq taken as the answer to the oldest request",
+                               metadata: ["quirk": "missing-cseq"])
+            }
+        }
+        guard let index else { return }
+        let entry = pending.remove(at: index)
+        entry.timeout?.cancel()
+        entry.promise.succeed(response)
+    }
+
+    private func answer(_ request: RTSPRequest, context: ChannelHandlerContext) {
+        var headers = RTSPHeaders()
+        if let cseq = request.headers.first(name: "CSeq") { headers.add(name: "CSeq", value: cseq) }
+        if let sessionID { headers.add(name: "Session", value: sessionID) }
+        let response: RTSPResponse
+        switch request.method.uppercased() {
+        case "OPTIONS", "GET_PARAMETER", "SET_PARAMETER", "ANNOUNCE":
+            response = RTSPResponse(statusCode: 200, reasonPhrase: "OK", headers: headers)
+        default:
+            response = RTSPResponse(statusCode: 501, reasonPhrase: "Not Implemented", headers: headers)
+        }
+        logger.debug("answered a request from the server", metadata: ["method": "\(request.method)", "status": "\(response.statusCode)"])
+        var buffer = context.channel.allocator.buffer(capacity: 128)
+        response.write(into: &buffer)
+        context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+    }
+
+    private func failAll(_ error: RTSPClientError) {
+        let entries = pending
+        pending.removeAll()
+        for entry in entries {
+            entry.timeout?.cancel()
+            entry.promise.fail(error)
+        }
+    }
+}
