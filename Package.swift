@@ -72,7 +72,8 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOEmbedded", package: "swift-nio"),
             .product(name: "NIOTestUtils", package: "swift-nio"),
-        ]),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        ], resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]
 )

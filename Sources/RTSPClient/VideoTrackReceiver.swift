@@ -23,6 +23,8 @@ final class VideoTrackReceiver {
     private let logger: Logger
     private var warnedPayloadType = false
     private var warnedMalformed = false
+    private var warnedMalformedPayload = false
+    private var warnedUnsupportedPayload = false
     private var announcedFormat = false
     private(set) var lastPacketAt: NIODeadline?
     private(set) var statistics = RTSPSessionStatistics()
@@ -36,7 +38,7 @@ final class VideoTrackReceiver {
         self.clockRate = track.clockRate
         self.wallClock = WallClockMapper(clockRate: track.clockRate)
         self.jitter = JitterEstimator(clockRate: track.clockRate)
-        self.reorder = udp ? ReorderBuffer(capacity: reorderWindow) : nil
+        self.reorder = udp ? ReorderBuffer(capacity: reorderWindow, maxDelay: .milliseconds(50)) : nil
         self.emit = emit
         self.logger = logger
         let fmtp = track.media.formatParameters
@@ -86,7 +88,10 @@ final class VideoTrackReceiver {
         ssrc = packet.ssrc
         jitter.record(rtpTimestamp: packet.timestamp, arrival: Double(now.uptimeNanoseconds) / 1e9)
         if reorder != nil {
-            for released in reorder!.insert(packet) { process(released, now: now) }
+            // UDP: hold out-of-order packets up to 50 ms for the gap to fill, then give up on it.
+            let arrival = ContinuousClock.now
+            for released in reorder!.releaseExpired(now: arrival) { process(released, now: now) }
+            for released in reorder!.insert(packet, arrival: arrival) { process(released, now: now) }
         } else {
             process(packet, now: now)
         }
@@ -108,6 +113,17 @@ final class VideoTrackReceiver {
     }
 
     private func deliver(_ units: [AccessUnit], now: NIODeadline) {
+        let stats = depacketizer.statistics
+        if stats.malformedPackets > 0 && !warnedMalformedPayload {
+            warnedMalformedPayload = true
+            logger.warning("quirk: malformed \(depacketizer.codec.rawValue.uppercased()) payload; the damaged picture is dropped until the next keyframe",
+                           metadata: ["quirk": "malformed-payload"])
+        }
+        if stats.unsupportedPackets > 0 && !warnedUnsupportedPayload {
+            warnedUnsupportedPayload = true
+            logger.warning("quirk: the camera uses a packetization WatchBox skips (interleaved mode: STAP-B/MTAP/FU-B/PACI)",
+                           metadata: ["quirk": "unsupported-packetization"])
+        }
         if depacketizer.formatChanged || (!announcedFormat && depacketizer.format != nil) {
             depacketizer.formatChanged = false
             if let format = depacketizer.format {
