@@ -148,14 +148,20 @@ class Clip:
                        "! appsink name=sink sync=false")
         pipeline = Gst.parse_launch(description)
         sink = pipeline.get_by_name("sink")
+        bus = pipeline.get_bus()
         pipeline.set_state(Gst.State.PLAYING)
         self.units = []  # (bytes, pts, dts, duration, is_delta)
         self.caps = None
         frame = Gst.SECOND // fps
-        while True:
-            sample = sink.emit("pull-sample")
-            if sample is None:
+        error = None
+        while not sink.get_property("eos"):
+            message = bus.pop_filtered(Gst.MessageType.ERROR)
+            if message is not None:
+                error = message.parse_error()[0].message
                 break
+            sample = sink.emit("try-pull-sample", 100 * Gst.MSECOND)
+            if sample is None:
+                continue
             self.caps = self.caps or sample.get_caps()
             buffer = sample.get_buffer()
             index = len(self.units)
@@ -164,11 +170,10 @@ class Clip:
             duration = buffer.duration if buffer.duration != Gst.CLOCK_TIME_NONE else frame
             is_delta = buffer.has_flags(Gst.BufferFlags.DELTA_UNIT)
             self.units.append((buffer.extract_dup(0, buffer.get_size()), pts, dts, duration, is_delta))
-        bus = pipeline.get_bus()
-        error = bus.pop_filtered(Gst.MessageType.ERROR)
         pipeline.set_state(Gst.State.NULL)
         if error is not None:
-            raise SystemExit(f"rtsp_server: cannot read --file {path}: {error.parse_error()[0].message}")
+            raise SystemExit(f"rtsp_server: cannot read --file {path} as {codec.upper()}: {error} "
+                             "(is --codec right?)")
         if not self.units:
             raise SystemExit(f"rtsp_server: --file {path} holds no {codec.upper()} video "
                              "(wrong --codec, or not a clip?)")
@@ -186,19 +191,29 @@ class Clip:
 
 
 class ClipFeeder:
-    """Feeds a Clip into one media's appsrc, looping forever (one per constructed media)."""
+    """Feeds a Clip into one media's appsrc, looping forever (one per constructed media).
+
+    The appsrc is a live source, like a camera: a shared media is not restarted or
+    seeked when another client joins (a non-live one would be, and the server answers
+    503 to the second PLAY). Timestamps are therefore running time: the first unit is
+    stamped with the running time at which the pipeline first asks for data, the rest
+    follow the clip's own timing, and the server's sinks send each one on time.
+    """
 
     def __init__(self, clip, appsrc):
         self.clip = clip
         self.index = 0
-        self.offset = 0
+        self.offset = None
         appsrc.set_property("caps", clip.caps)
         appsrc.set_property("format", Gst.Format.TIME)
-        appsrc.set_property("is-live", False)  # the server's sinks pace it to the clock
+        appsrc.set_property("is-live", True)
         appsrc.set_property("max-bytes", 2 * 1024 * 1024)
         appsrc.connect("need-data", self.on_need_data)
 
     def on_need_data(self, appsrc, _length):
+        if self.offset is None:
+            clock = appsrc.get_clock()
+            self.offset = clock.get_time() - appsrc.get_base_time() if clock is not None else 0
         data, pts, dts, duration, is_delta = self.clip.units[self.index]
         buffer = Gst.Buffer.new_wrapped(data)
         buffer.pts = pts + self.offset
@@ -285,6 +300,11 @@ def make_factory(args, launch, has_auth, clip):
     factory.set_protocols(lower_transports(args.protocols))
     # Keep serving the next client after the last one left (a shared media is reused).
     factory.set_suspend_mode(GstRtspServer.RTSPSuspendMode.NONE)
+    # Live like a camera: never seek. Without this GstRtspServer answers a PLAY carrying
+    # "Range: npt=0-" (ffmpeg sends one) with a flushing seek of the shared pipeline, which
+    # disturbs the clients already watching, or 503 when a source cannot seek. This mode
+    # makes the media unseekable (it also adds RFC 7273 a=ts-refclk/a=mediaclk lines).
+    factory.set_publish_clock_mode(GstRtspServer.RTSPPublishClockMode.CLOCK_AND_OFFSET)
     if has_auth:
         factory.add_role_from_structure(Gst.Structure.new_from_string(
             f"{ROLE}, media.factory.access=(boolean)true, media.factory.construct=(boolean)true"))

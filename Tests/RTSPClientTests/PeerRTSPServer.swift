@@ -68,7 +68,10 @@ final class PeerRTSPServer: @unchecked Sendable {
     func stop() {
         guard process.isRunning else { return }
         process.terminate()
-        process.waitUntilExit()
+        // The test runner may hand its children a signal mask that blocks SIGTERM; don't wait forever.
+        let deadline = Date().addingTimeInterval(3)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        kill()
     }
 
     /// Kill without a goodbye (no TEARDOWN, no FIN handshake niceties beyond the kernel's).
