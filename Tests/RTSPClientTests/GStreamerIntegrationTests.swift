@@ -168,3 +168,48 @@ struct GStreamerIntegrationTests {
         #expect(!after.disconnects.isEmpty)
     }
 }
+
+/// A self-signed certificate made with openssl for the RTSPS tests.
+func makeSelfSignedCertificate() throws -> (cert: String, key: String) {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("watchbox-tls-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let cert = directory.appendingPathComponent("cert.pem").path
+    let key = directory.appendingPathComponent("key.pem").path
+    let result = try runCommand("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                                                     "-subj", "/CN=127.0.0.1", "-keyout", key, "-out", cert])
+    guard result.status == 0 else { throw PeerError(message: "openssl failed: \(result.stderr)") }
+    return (cert, key)
+}
+
+@Suite(.serialized, .enabled(if: PeerRTSPServer.isAvailable && FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl"),
+                             "GStreamer's RTSP server or openssl is not installed; scripts/test installs them"))
+struct RTSPSIntegrationTests {
+    @Test func selfSignedCertificateIsRefusedUnlessAllowed() async throws {
+        let (cert, key) = try makeSelfSignedCertificate()
+        let server = try PeerRTSPServer(["--codec", "h264", "--tls-cert", cert, "--tls-key", key])
+        defer { server.stop() }
+        do {
+            _ = try await collect(server.url(scheme: "rtsps"), seconds: 1)
+            Issue.record("an unverifiable certificate must be refused by default")
+        } catch let error as RTSPClientError {
+            #expect(error.kind == .tls)
+            #expect(error.message.contains("--insecure"), "\(error.message)")
+        }
+        let (seen, _, _) = try await collect(server.url(scheme: "rtsps"),
+                                             configuration: RTSPClientConfiguration(allowSelfSignedCertificates: true), seconds: 2)
+        #expect(seen.frames > 20)
+        #expect(seen.format?.width == 1280)
+    }
+
+    @Test func probeOverRTSPSWithInsecure() async throws {
+        let (cert, key) = try makeSelfSignedCertificate()
+        let server = try PeerRTSPServer(["--codec", "h264", "--tls-cert", cert, "--tls-key", key, "--auth", "digest",
+                                         "--user", "admin", "--password", "tls-pw"])
+        defer { server.stop() }
+        let result = try runCommand(watchboxExecutable, ["probe", "--insecure", "--duration", "2", "--json",
+                                                         server.url(user: "admin", password: "tls-pw", scheme: "rtsps")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\"codec\":\"h264\""))
+        #expect(!result.stdout.contains("tls-pw"))
+    }
+}
