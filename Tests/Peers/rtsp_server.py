@@ -48,20 +48,23 @@ def parse_arguments(argv):
     parser.add_argument("--port", type=int, default=0, help="TCP port; 0 picks a free one (default 0)")
     parser.add_argument("--path", action="append", dest="paths", metavar="/MOUNT",
                         help="mount point; repeat to serve several (default /stream)")
-    parser.add_argument("--codec", choices=["h264", "h265"], default="h264")
-    parser.add_argument("--width", type=int, default=1280)
-    parser.add_argument("--height", type=int, default=720)
-    parser.add_argument("--fps", type=int, default=25)
+    parser.add_argument("--codec", choices=["h264", "h265"], default="h264", help="video codec (default h264)")
+    parser.add_argument("--width", type=int, default=1280, help="picture width (default 1280)")
+    parser.add_argument("--height", type=int, default=720, help="picture height (default 720)")
+    parser.add_argument("--fps", type=int, default=25, help="frames per second (default 25)")
     parser.add_argument("--key-int", type=int, default=50, help="frames between keyframes (default 50)")
     parser.add_argument("--bitrate", type=int, default=2048, help="encoder bitrate in kbit/s (default 2048)")
-    parser.add_argument("--audio", choices=["none", "aac"], default="none")
-    parser.add_argument("--auth", choices=["none", "basic", "digest"], default="none")
-    parser.add_argument("--user", default="user")
-    parser.add_argument("--password", default="password")
+    parser.add_argument("--audio", choices=["none", "aac"], default="none",
+                        help="aac adds a 440 Hz tone, MPEG4-GENERIC payload type 97 (default none)")
+    parser.add_argument("--auth", choices=["none", "basic", "digest"], default="none",
+                        help="require these credentials (default none)")
+    parser.add_argument("--user", default="user", help="user name for --auth (default user)")
+    parser.add_argument("--password", default="password", help="password for --auth (default password)")
     parser.add_argument("--session-timeout", type=int, default=0, metavar="SECONDS",
                         help="expire sessions without an RTSP keepalive for this long; also closes "
                              "the connection (0 = GStreamer's default: 60 s, UDP only)")
-    parser.add_argument("--protocols", choices=["tcp", "udp", "tcp+udp"], default="tcp+udp")
+    parser.add_argument("--protocols", choices=["tcp", "udp", "tcp+udp"], default="tcp+udp",
+                        help="lower transports offered; others get 461 (default tcp+udp)")
     parser.add_argument("--tls-cert", metavar="PEM", help="certificate: serve RTSPS (needs --tls-key)")
     parser.add_argument("--tls-key", metavar="PEM", help="private key for --tls-cert")
     parser.add_argument("--file", metavar="PATH",
