@@ -385,6 +385,9 @@ class SessionTimeoutEnforcer:
 
 
 def main(argv):
+    # A parent (the Swift test runner) may hand us a signal mask that blocks SIGTERM/SIGINT;
+    # unblock them so GLib's handlers below can run.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     args = parse_arguments(argv)
     Gst.init(None)
 
