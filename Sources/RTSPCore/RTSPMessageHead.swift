@@ -127,15 +127,21 @@ enum RTSPStartMatcher {
     }
 
     static func matchRequestLine(_ bytes: UnsafeRawBufferPointer, maxLineBytes: Int) -> Match {
-        var index = 0
-        // Method.
+        guard let first = bytes.first else { return .needMoreData }
+        // Method: an upper-case letter, then upper-case letters, '_' or '-'. The first byte must
+        // be one the resynchronising scan also stops at, or the outcome would depend on where
+        // reads happened to split the stream.
+        guard isCandidateStart(first), first != UInt8(ascii: "$") else { return .mismatch }
+        var index = 1
         while index < bytes.count, isMethodByte(bytes[index]) { index += 1 }
-        guard index > 0 else { return bytes.isEmpty ? .needMoreData : .mismatch }
         guard index < bytes.count else { return index >= maxLineBytes ? .mismatch : .needMoreData }
         guard bytes[index] == 0x20 else { return .mismatch }
         // Rest of the line: must end in " RTSP/d.d" (optional CR) before LF.
-        guard let lineFeed = firstLineFeed(bytes, from: index, limit: maxLineBytes) else {
-            return bytes.count >= maxLineBytes ? .mismatch : .needMoreData
+        let lineFeed: Int
+        switch firstLineFeed(bytes, from: index, limit: maxLineBytes) {
+        case .found(let position): lineFeed = position
+        case .garbage: return .mismatch
+        case .notYet: return bytes.count >= maxLineBytes ? .mismatch : .needMoreData
         }
         var end = lineFeed
         if end > index, bytes[end - 1] == 0x0D { end -= 1 }
@@ -158,14 +164,25 @@ enum RTSPStartMatcher {
         return isASCIIDigit(bytes[5]) && bytes[6] == UInt8(ascii: ".") && isASCIIDigit(bytes[7])
     }
 
-    private static func firstLineFeed(_ bytes: UnsafeRawBufferPointer, from start: Int, limit: Int) -> Int? {
+    /// The first LF at or after `start`, or nil when none is there yet. A control byte other
+    /// than CR, LF or TAB before it cannot be part of a request line: that is garbage, found now
+    /// rather than after waiting for `limit` bytes.
+    private static func firstLineFeed(_ bytes: UnsafeRawBufferPointer, from start: Int, limit: Int) -> LineEnd {
         var index = start
         let end = min(bytes.count, limit)
         while index < end {
-            if bytes[index] == 0x0A { return index }
+            let byte = bytes[index]
+            if byte == 0x0A { return .found(index) }
+            if (byte < 0x20 && byte != 0x0D && byte != 0x09) || byte == 0x7F { return .garbage }
             index += 1
         }
-        return nil
+        return .notYet
+    }
+
+    private enum LineEnd {
+        case found(Int)
+        case notYet
+        case garbage
     }
 
     @inline(__always)

@@ -206,4 +206,31 @@ struct RTSPStreamParserTests {
             #expect(parser.discardedBytes <= bytes.count)
         }
     }
+
+    /// Found by FuzzRTSPStream (Fuzz/Regressions/FuzzRTSPStream/rtsp_method_starting_with_dash.bin):
+    /// "r- $" then a zero-length frame on channel 0. Read whole, the resync scan skips to '$';
+    /// read in pieces, a buffer starting at '-' was taken for a request line "- $…" and the
+    /// frame was lost. A method starts with an upper-case letter, and a control byte ends a
+    /// would-be request line at once.
+    @Test(arguments: [
+        [0x72, 0x2D, 0x20, 0x24, 0x00, 0x00, 0x00] as [UInt8],
+        Array("_X rtsp://a/ RTSP/1.0".utf8) + [0x24, 0x01, 0x00, 0x01, 0xEE],
+        Array("PLAY rtsp://a/\0".utf8) + [0x24, 0x00, 0x00, 0x00],
+    ])
+    func sameEventsWhateverTheReadBoundaries(bytes: [UInt8]) {
+        let whole = TestSupport.eventsWhole(bytes)
+        #expect(whole.contains { $0.interleavedPayload != nil }, "the interleaved frame is found in \(whole)")
+        for split in 0...bytes.count {
+            #expect(TestSupport.events(bytes, splitAt: [split]).events == whole, "split at \(split)")
+        }
+        #expect(TestSupport.eventsByteByByte(bytes).events == whole)
+    }
+
+    @Test func controlByteEndsACandidateRequestLineWithoutWaitingForMore() {
+        var parser = RTSPStreamParser()
+        parser.append(ByteBuffer(bytes: Array("DESCRIBE rtsp://cam/\u{01}".utf8)))
+        #expect(parser.next() == nil)
+        // Everything up to the next possible start is garbage now, not held back for a line end.
+        #expect(parser.bufferedBytes < 9)
+    }
 }
