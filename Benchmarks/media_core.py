@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Benchmark of the media core (issue #2), side by side with ffmpeg/ffprobe in the same run.
+"""Benchmark of the media core (issues #2 and #3), side by side with ffmpeg/ffprobe in the same run.
 
     Benchmarks/media_core.py [--seconds 20] [--runs 3] [--json out.json]
 
@@ -11,6 +11,9 @@
 3. CPU: for the same stream and duration, the CPU time (user+sys, from wait4) and peak RSS of
    `watchbox probe`, `ffmpeg -c copy -f null` and `ffprobe -count_frames`, run in turn,
    `--runs` times each; medians and ratios are printed.
+4. Recording: the CPU time of `watchbox record` (fragmented MP4) against
+   `ffmpeg -rtsp_transport tcp -i URL -c copy` writing a fragmented MP4 and a plain MP4, same
+   stream, same duration; the muxer's own throughput is in the table of step 2.
 
 Loopback only. Prints a table; --json writes the figures.
 """
@@ -110,9 +113,18 @@ def main():
                                       "-read_intervals", f"%+{s}", "-count_frames",
                                       "-show_entries", "stream=nb_read_frames", "-of", "json", url],
         }
-        samples = {name: [] for name in tools}
+        out = os.path.join(CACHE, "bench-record")
+        recorders = {
+            "watchbox record (fMP4)": [watchbox, "record", url, "--duration", str(s), "-o", out + "-watchbox.mp4"],
+            "ffmpeg -c copy (fMP4)": ["ffmpeg", "-v", "error", "-y", "-rtsp_transport", "tcp", "-i", url, "-t", str(s),
+                                      "-c", "copy", "-f", "mp4", "-movflags", "frag_keyframe+empty_moov+default_base_moof",
+                                      out + "-ffmpeg-frag.mp4"],
+            "ffmpeg -c copy (mp4)": ["ffmpeg", "-v", "error", "-y", "-rtsp_transport", "tcp", "-i", url, "-t", str(s),
+                                     "-c", "copy", out + "-ffmpeg.mp4"],
+        }
+        samples = {name: [] for name in list(tools) + list(recorders)}
         for _ in range(args.runs):
-            for name, cmd in tools.items():
+            for name, cmd in list(tools.items()) + list(recorders.items()):
                 samples[name].append(measured(cmd))
         cpu = {}
         for name, values in samples.items():
@@ -120,7 +132,8 @@ def main():
                          "cpuMsPerStreamSecond": statistics.median(v[0] for v in values) * 1000 / s,
                          "peakRSSMiB": statistics.median(v[1] for v in values),
                          "wallSeconds": statistics.median(v[2] for v in values)}
-        results["cpu"] = cpu
+        results["cpu"] = {name: cpu[name] for name in tools}
+        results["recording"] = {name: cpu[name] for name in recorders}
     finally:
         server.terminate()
         try:
@@ -136,6 +149,12 @@ def main():
     print(f"{'client':28} {'CPU s':>8} {'CPU ms/s':>9} {'peak RSS':>9} {'vs watchbox':>12}")
     for name, row in results["cpu"].items():
         ratio = row["cpuSeconds"] / ours if ours > 0 else float("nan")
+        print(f"{name:28} {row['cpuSeconds']:8.3f} {row['cpuMsPerStreamSecond']:9.1f} "
+              f"{row['peakRSSMiB']:7.1f}MB {ratio:11.2f}x")
+    base = results["recording"]["watchbox record (fMP4)"]["cpuSeconds"]
+    print(f"\n{'recorder':28} {'CPU s':>8} {'CPU ms/s':>9} {'peak RSS':>9} {'vs watchbox':>12}")
+    for name, row in results["recording"].items():
+        ratio = row["cpuSeconds"] / base if base > 0 else float("nan")
         print(f"{name:28} {row['cpuSeconds']:8.3f} {row['cpuMsPerStreamSecond']:9.1f} "
               f"{row['peakRSSMiB']:7.1f}MB {ratio:11.2f}x")
     print(f"\nthroughput on a 10 s capture (median of 15 runs, release build):")

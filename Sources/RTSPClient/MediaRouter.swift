@@ -9,7 +9,7 @@ import RTSPCore
 /// Confined to the connection's event loop.
 final class MediaRouter: @unchecked Sendable {
     private let eventLoop: EventLoop
-    private let receivers: [VideoTrackReceiver]
+    private let receivers: [TrackReceiver]
     /// Interleaved channel → (receiver, isRTCP).
     private var channels: [UInt8: (receiver: Int, rtcp: Bool)] = [:]
     private let dataTimeout: TimeAmount
@@ -27,7 +27,7 @@ final class MediaRouter: @unchecked Sendable {
     /// Sees every packet (channel 2n RTP / 2n+1 RTCP of receiver n's track).
     var tap: ((UInt8, ByteBuffer) -> Void)?
 
-    init(eventLoop: EventLoop, receivers: [VideoTrackReceiver], dataTimeout: TimeAmount, reportInterval: TimeAmount,
+    init(eventLoop: EventLoop, receivers: [TrackReceiver], dataTimeout: TimeAmount, reportInterval: TimeAmount,
          url: RTSPURL, logger: Logger) {
         self.eventLoop = eventLoop
         self.receivers = receivers
@@ -81,10 +81,12 @@ final class MediaRouter: @unchecked Sendable {
 
     private func check() {
         let now = NIODeadline.now()
-        let last = receivers.compactMap(\.lastPacketAt).max() ?? startedAt
+        // Video is what the stream is for: audio still flowing does not keep a dead video track alive.
+        let video = receivers.filter { $0.kind == .video }
+        let last = video.compactMap(\.lastPacketAt).max() ?? startedAt
         if now - last > dataTimeout {
             let seconds = Double(dataTimeout.nanoseconds) / 1e9
-            let never = receivers.allSatisfy { $0.lastPacketAt == nil }
+            let never = video.allSatisfy { $0.lastPacketAt == nil }
             let message = never
                 ? "\(url.redacted) accepted PLAY but sent no video for \(String(format: "%g", seconds)) s: the stream may be disabled, or UDP may be blocked (try --transport tcp)"
                 : "no video from \(url.redacted) for \(String(format: "%g", seconds)) s: the camera stopped sending"
@@ -118,6 +120,7 @@ final class MediaRouter: @unchecked Sendable {
             total.keyframes += s.keyframes
             total.droppedUnits += s.droppedUnits
             total.senderReports += s.senderReports
+            total.audioFrames += s.audioFrames
         }
         return total
     }

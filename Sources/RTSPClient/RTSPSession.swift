@@ -107,10 +107,10 @@ public actor RTSPSession {
         let udpChannels = self.udpChannels
         let sessionID = machine.currentSessionID
         router = try await connection.eventLoop.submit {
-            var receivers: [VideoTrackReceiver] = []
+            var receivers: [TrackReceiver] = []
             var receiverTrack: [Int] = []
-            for (index, track) in tracks.enumerated() where track.kind == .video {
-                receivers.append(VideoTrackReceiver(index: index, track: track, knownParameterSets: knownParameterSets,
+            for (index, track) in tracks.enumerated() {
+                receivers.append(TrackReceiver(index: index, track: track, knownParameterSets: knownParameterSets,
                                                     udp: configuration.transport == .udp,
                                                     reorderWindow: configuration.reorderWindow, logger: logger, emit: onMedia))
                 receiverTrack.append(index)

@@ -61,6 +61,8 @@ public final class RTSPStreamSupervisor: Sendable {
                         known.withLockedValue { $0 = format.parameterSets }
                     case .video:
                         delivered.withLockedValue { $0 = true }
+                    case .audioFormat, .audio:
+                        break
                     }
                     onEvent(.media(event))
                 }

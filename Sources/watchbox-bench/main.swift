@@ -4,9 +4,11 @@
 //
 // Prints MB/s (median of N runs) for: the RTSP stream decoder on the raw interleaved bytes (fed in
 // 4 KiB reads, as TCP delivers them); RTP parsing plus the H.264/H.265 depacketizer; the whole
-// pipeline; and a plain memcpy of the same bytes for scale.
+// pipeline; the fMP4 muxer (file fragments of 2 s, and live fragments of one frame) on the access
+// units of the capture; and a plain memcpy of the same bytes for scale.
 import Foundation
 import H26x
+import MP4
 import NIOCore
 import RTP
 import RTSPClient
@@ -115,6 +117,50 @@ func pipeline() -> Int {
     return units
 }
 
+/// The capture's access units with extended timestamps, depacketized once, outside the timed runs.
+let accessUnits: [(unit: AccessUnit, timestamp: Int64)] = {
+    var depacketizer = makeDepacketizer()
+    var extender = TimestampExtender()
+    var out: [(AccessUnit, Int64)] = []
+    for bytes in packets {
+        guard let packet = try? RTPPacket(parsing: bytes), packet.payloadType == pt else { continue }
+        for unit in depacketizer.push(payload: packet.payload, sequenceNumber: packet.sequenceNumber,
+                                      timestamp: packet.timestamp, marker: packet.marker) {
+            out.append((unit, extender.extend(unit.rtpTimestamp)))
+        }
+    }
+    return out
+}()
+let muxFormat: VideoFormat? = {
+    var depacketizer = makeDepacketizer()
+    for bytes in packets {
+        guard let packet = try? RTPPacket(parsing: bytes), packet.payloadType == pt else { continue }
+        _ = depacketizer.push(payload: packet.payload, sequenceNumber: packet.sequenceNumber,
+                              timestamp: packet.timestamp, marker: packet.marker)
+        if let format = depacketizer.format { return format }
+    }
+    return nil
+}()
+let accessUnitBytes = accessUnits.reduce(0) { $0 + $1.unit.byteCount }
+
+func mux(_ policy: FragmentedMP4Muxer.FragmentPolicy) -> Int {
+    guard let muxFormat else { return 0 }
+    var written = 0
+    let span = (accessUnits.last?.timestamp ?? 0) - (accessUnits.first?.timestamp ?? 0) + 3600
+    for round in 0..<max(1, repeats) {
+        var muxer = try! FragmentedMP4Muxer(video: muxFormat, policy: policy)
+        for (unit, timestamp) in accessUnits {
+            for output in muxer.appendVideo(unit, timestamp: timestamp + Int64(round) * span) {
+                if case .fragment(let bytes, _) = output { written += bytes.readableBytes }
+            }
+        }
+        for output in muxer.finish() {
+            if case .fragment(let bytes, _) = output { written += bytes.readableBytes }
+        }
+    }
+    return written
+}
+
 let source = Array(stream.readableBytesView)
 /// Where memcpy writes (allocated once, outside the timed runs).
 final class Scratch: @unchecked Sendable {
@@ -140,6 +186,8 @@ for (name, bytes, body) in [
     ("RTSP stream decoder", streamBytes, decodeStream),
     ("RTP parse + depacketizer", rtpBytes, depacketize),
     ("whole pipeline", streamBytes, pipeline),
+    ("fMP4 mux, 2 s fragments", accessUnitBytes, { mux(.duration(seconds: 2)) }),
+    ("fMP4 mux, live (per frame)", accessUnitBytes, { mux(.everyFrame) }),
 ] {
     _ = body()  // warm up
     var rates: [Double] = []

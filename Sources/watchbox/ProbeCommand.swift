@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import H26x
+import Hub
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -61,6 +62,7 @@ struct ProbeCommand: AsyncParsableCommand {
 
         let configuration = RTSPClientConfiguration(
             transport: transport,
+            includeAudio: true,
             connectTimeout: .milliseconds(Int64(timeout * 1000)),
             requestTimeout: .milliseconds(Int64(timeout * 1000)),
             dataTimeout: .milliseconds(Int64(max(timeout, 5) * 1000)),

@@ -45,6 +45,8 @@ func watch(_ url: String, dataTimeout: TimeAmount = .milliseconds(600)) async th
             case .video(let frame):
                 s.frames += 1
                 if frame.isKeyframe { s.keyframes += 1 }
+            case .audioFormat, .audio:
+                break
             }
         }
     }

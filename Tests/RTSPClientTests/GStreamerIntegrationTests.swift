@@ -1,9 +1,11 @@
+import AAC
 import Foundation
 import H26x
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import Testing
+import TestSupport
 @testable import RTSPClient
 import RTSPCore
 
@@ -15,6 +17,9 @@ struct Seen: Sendable {
     var keyframes = 0
     var firstFrameKeyframe: Bool?
     var timestamps: [Int64] = []
+    var audioFormat: AudioFormat?
+    var audioFrames = 0
+    var audioTimestamps: [Int64] = []
 }
 
 func collect(_ url: String, configuration: RTSPClientConfiguration = RTSPClientConfiguration(), seconds: Double) async throws -> (Seen, RTSPSessionStatistics, RTSPSessionStateMachine.SessionInfo?) {
@@ -30,6 +35,11 @@ func collect(_ url: String, configuration: RTSPClientConfiguration = RTSPClientC
                 s.frames += 1
                 if frame.isKeyframe { s.keyframes += 1 }
                 s.timestamps.append(frame.timestamp)
+            case .audioFormat(let format, _):
+                s.audioFormat = format
+            case .audio(let sample):
+                s.audioFrames += 1
+                s.audioTimestamps.append(sample.timestamp)
             }
         }
     }

@@ -2,50 +2,7 @@ import Foundation
 import NIOCore
 import NIOPosix
 import Testing
-
-/// Runs the `watchbox` executable built next to the test bundle.
-struct CommandResult {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-}
-
-func runCommand(_ executable: String, _ arguments: [String], timeout: Double = 60) throws -> CommandResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    // Read both pipes concurrently so neither fills up.
-    let outData = NIOLockedValueBoxData()
-    let group = DispatchGroup()
-    group.enter()
-    DispatchQueue.global().async { outData.set(out.fileHandleForReading.readDataToEndOfFile()); group.leave() }
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
-    process.waitUntilExit()
-    return CommandResult(status: process.terminationStatus,
-                         stdout: String(decoding: outData.get(), as: UTF8.self),
-                         stderr: String(decoding: errData, as: UTF8.self))
-}
-
-final class NIOLockedValueBoxData: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
-    func set(_ value: Data) { lock.lock(); data = value; lock.unlock() }
-    func get() -> Data { lock.lock(); defer { lock.unlock() }; return data }
-}
-
-var watchboxExecutable: String {
-    let directory = Bundle.main.bundleURL.deletingLastPathComponent()
-    for candidate in [directory.appendingPathComponent("watchbox"), directory.deletingLastPathComponent().appendingPathComponent("watchbox")]
-    where FileManager.default.isExecutableFile(atPath: candidate.path) {
-        return candidate.path
-    }
-    return PeerRTSPServer.repositoryRoot.appendingPathComponent(".build/debug/watchbox").path
-}
+import TestSupport
 
 @Suite(.serialized) struct ProbeErrorTests {
     @Test func malformedURLExitsTwoWithOneLine() throws {

@@ -2,6 +2,7 @@ import Foundation
 import H26x
 import NIOCore
 import Testing
+import TestSupport
 @testable import RTSPClient
 import RTSPCore
 

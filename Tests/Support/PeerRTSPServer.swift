@@ -1,27 +1,26 @@
 import Foundation
-import Testing
 
 /// GStreamer's RTSP server (Tests/Peers/rtsp_server.py), a real implementation to test against.
-final class PeerRTSPServer: @unchecked Sendable {
-    let process: Process
-    let port: Int
+public final class PeerRTSPServer: @unchecked Sendable {
+    public let process: Process
+    public let port: Int
     private let output: Pipe
 
-    static var repositoryRoot: URL {
+    public static var repositoryRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    static var scriptPath: String {
+    public static var scriptPath: String {
         ProcessInfo.processInfo.environment["WATCHBOX_RTSP_SERVER"]
             ?? repositoryRoot.appendingPathComponent("Tests/Peers/rtsp_server.py").path
     }
 
-    static var python: String {
+    public static var python: String {
         ProcessInfo.processInfo.environment["WATCHBOX_PYTHON"] ?? "/usr/bin/python3"
     }
 
     /// Whether the peer can run here. Under CI it must: the tests then fail instead of being skipped.
-    static var isAvailable: Bool {
+    public static var isAvailable: Bool {
         if ProcessInfo.processInfo.environment["CI"] == "true" { return true }
         guard FileManager.default.isExecutableFile(atPath: python), FileManager.default.fileExists(atPath: scriptPath) else { return false }
         let check = Process()
@@ -35,7 +34,7 @@ final class PeerRTSPServer: @unchecked Sendable {
     }
 
     /// Start the server and wait for its `READY <port>` line.
-    init(_ arguments: [String], port: Int = 0) throws {
+    public init(_ arguments: [String], port: Int = 0) throws {
         process = Process()
         process.executableURL = URL(fileURLWithPath: Self.python)
         process.arguments = [Self.scriptPath, "--port", String(port)] + arguments
@@ -60,12 +59,12 @@ final class PeerRTSPServer: @unchecked Sendable {
         self.port = value
     }
 
-    func url(_ path: String = "/stream", user: String? = nil, password: String? = nil, scheme: String = "rtsp") -> String {
+    public func url(_ path: String = "/stream", user: String? = nil, password: String? = nil, scheme: String = "rtsp") -> String {
         let auth = user.map { "\($0):\(password ?? "")@" } ?? ""
         return "\(scheme)://\(auth)127.0.0.1:\(port)\(path)"
     }
 
-    func stop() {
+    public func stop() {
         guard process.isRunning else { return }
         process.terminate()
         // The test runner may hand its children a signal mask that blocks SIGTERM; don't wait forever.
@@ -75,7 +74,7 @@ final class PeerRTSPServer: @unchecked Sendable {
     }
 
     /// Kill without a goodbye (no TEARDOWN, no FIN handshake niceties beyond the kernel's).
-    func kill() {
+    public func kill() {
         guard process.isRunning else { return }
         Foundation.kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
@@ -84,13 +83,14 @@ final class PeerRTSPServer: @unchecked Sendable {
     deinit { stop() }
 }
 
-struct PeerError: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
+public struct PeerError: Error, CustomStringConvertible {
+    public var message: String
+    public init(message: String) { self.message = message }
+    public var description: String { message }
 }
 
 /// A free TCP port on loopback (bound and released; good enough for tests that restart a server on the same port).
-func freeLoopbackPort() -> Int {
+public func freeLoopbackPort() -> Int {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(fd) }
     var address = sockaddr_in()

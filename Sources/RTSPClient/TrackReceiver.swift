@@ -1,3 +1,4 @@
+import AAC
 import Foundation
 import H26x
 import Logging
@@ -5,14 +6,18 @@ import NIOCore
 import RTP
 import RTSPCore
 
-/// The media pipeline of one video track: RTP parse → sequence tracking (→ reorder window for UDP)
-/// → depacketizer → timing → ``RTSPMediaEvent``. Confined to the connection's event loop; no locks,
-/// no hops, payloads stay slices of the received buffers.
-final class VideoTrackReceiver {
+/// The media pipeline of one track: RTP parse → sequence tracking (→ reorder window for UDP)
+/// → depacketizer (H.264/H.265 video, or AAC audio) → timing → ``RTSPMediaEvent``. Confined to the
+/// connection's event loop; no locks, no hops, payloads stay slices of the received buffers.
+final class TrackReceiver {
     let index: Int
     let payloadType: UInt8
     let clockRate: Int
+    let kind: RTSPSessionStateMachine.Track.Kind
     private var depacketizer: any VideoDepacketizer
+    /// Audio tracks: the RFC 3640 depacketizer, nil when the track's fmtp could not be used (then its
+    /// packets are counted and dropped, and video goes on).
+    private var audio: MPEG4GenericDepacketizer?
     private var sequence = SequenceTracker()
     private var reorder: ReorderBuffer?
     private var timestamps = TimestampExtender()
@@ -41,8 +46,20 @@ final class VideoTrackReceiver {
         self.reorder = udp ? ReorderBuffer(capacity: reorderWindow, maxDelay: .milliseconds(50)) : nil
         self.emit = emit
         self.logger = logger
+        self.kind = track.kind
         let fmtp = track.media.formatParameters
-        if track.encodingName == "H265" {
+        if track.kind == .audio {
+            // An audio track never stands in the way of video: a bad fmtp disables audio, with one warning.
+            self.depacketizer = H264Depacketizer(parameterSets: [])
+            do {
+                let depacketizer = try MPEG4GenericDepacketizer(formatParameters: fmtp?.parameters ?? [:], clockRate: track.clockRate)
+                self.audio = depacketizer
+                emit(.audioFormat(depacketizer.format, trackIndex: index))
+            } catch {
+                logger.warning("quirk: the camera's AAC track cannot be used; recording video only",
+                               metadata: ["quirk": "unusable-audio-fmtp", "error": "\(error)"])
+            }
+        } else if track.encodingName == "H265" {
             var sets: [[UInt8]] = []
             for key in ["sprop-vps", "sprop-sps", "sprop-pps"] { sets += fmtp?.base64List(key) ?? [] }
             self.depacketizer = H265Depacketizer(parameterSets: sets.isEmpty ? knownParameterSets : sets)
@@ -107,9 +124,30 @@ final class VideoTrackReceiver {
         default:
             break
         }
+        if kind == .audio {
+            guard audio != nil else { return }
+            let frames = audio!.push(payload: packet.payload, sequenceNumber: packet.sequenceNumber,
+                                     timestamp: packet.timestamp, marker: packet.marker)
+            deliverAudio(frames, now: now)
+            return
+        }
         let units = depacketizer.push(payload: packet.payload, sequenceNumber: packet.sequenceNumber,
                                       timestamp: packet.timestamp, marker: packet.marker)
         deliver(units, now: now)
+    }
+
+    private func deliverAudio(_ frames: [AudioFrame], now: NIODeadline) {
+        if let audio, audio.statistics.malformedPackets > 0, !warnedMalformedPayload {
+            warnedMalformedPayload = true
+            logger.warning("quirk: malformed AAC payload; the damaged audio frames are dropped",
+                           metadata: ["quirk": "malformed-payload"])
+        }
+        for frame in frames {
+            let extended = timestamps.extend(frame.rtpTimestamp)
+            statistics.audioFrames += 1
+            emit(.audio(AudioSample(data: frame.data, trackIndex: index, timestamp: extended, clockRate: clockRate,
+                                    receivedAt: now, senderReportClock: wallClock.date(forRTPTimestamp: frame.rtpTimestamp))))
+        }
     }
 
     private func deliver(_ units: [AccessUnit], now: NIODeadline) {
@@ -133,10 +171,12 @@ final class VideoTrackReceiver {
         }
         for var unit in units {
             let extended = timestamps.extend(unit.rtpTimestamp)
-            unit.wallClock = wallClock.date(forRTPTimestamp: unit.rtpTimestamp) ?? Date()
+            let reported = wallClock.date(forRTPTimestamp: unit.rtpTimestamp)
+            unit.wallClock = reported ?? Date()
             statistics.accessUnits += 1
             if unit.isKeyframe { statistics.keyframes += 1 }
-            emit(.video(MediaFrame(accessUnit: unit, trackIndex: index, timestamp: extended, clockRate: clockRate, receivedAt: now)))
+            emit(.video(MediaFrame(accessUnit: unit, trackIndex: index, timestamp: extended, clockRate: clockRate,
+                                   receivedAt: now, senderReportClock: reported)))
         }
     }
 
@@ -180,7 +220,9 @@ final class VideoTrackReceiver {
     var currentStatistics: RTSPSessionStatistics {
         var stats = statistics
         stats.packetsLost += sequence.packetsLost
-        stats.droppedUnits = depacketizer.statistics.droppedUnits
+        if kind == .video {
+            stats.droppedUnits = depacketizer.statistics.droppedUnits
+        }
         return stats
     }
 }

@@ -1,3 +1,4 @@
+import AAC
 import Foundation
 import H26x
 import Logging
@@ -7,40 +8,62 @@ import RTSPClient
 import RTSPCore
 
 /// What `watchbox probe` measures.
-struct ProbeReport: Codable, Sendable {
-    struct Video: Codable, Sendable {
-        var codec: String
-        var codecString: String
-        var profile: String
-        var level: String
-        var width: Int
-        var height: Int
+public struct ProbeReport: Codable, Sendable, Equatable {
+    public struct Video: Codable, Sendable, Equatable {
+        public var codec: String
+        public var codecString: String
+        public var profile: String
+        public var level: String
+        public var width: Int
+        public var height: Int
         /// Measured from the RTP timestamps of the frames received.
-        var fps: Double
+        public var fps: Double
         /// What the SPS states, when it does.
-        var declaredFps: Double?
+        public var declaredFps: Double?
     }
-    var url: String
-    var server: String?
-    var transport: String
-    var authentication: String?
-    var video: Video
-    var durationSeconds: Double
-    var frames: Int
-    var keyframes: Int
-    var bitrateKbps: Double
+    /// The camera's audio track, when its SDP has one.
+    public struct Audio: Codable, Sendable, Equatable {
+        /// "aac", "pcmu", "pcma", "opus", or "other".
+        public var codec: String
+        /// "AAC", "G.711 µ-law"…
+        public var name: String
+        public var sampleRate: Int?
+        public var channels: Int?
+        /// AAC frames received (AAC is the audio WatchBox records).
+        public var frames: Int
+        /// Whether recordings carry this audio.
+        public var recorded: Bool
+        public var note: String?
+    }
+    public var url: String
+    public var server: String?
+    public var transport: String
+    public var authentication: String?
+    public var video: Video
+    public var audio: Audio?
+    public var durationSeconds: Double
+    public var frames: Int
+    public var keyframes: Int
+    public var bitrateKbps: Double
     /// Frames from one keyframe to the next (median); nil when fewer than two keyframes arrived.
-    var keyframeIntervalFrames: Int?
-    var packetsReceived: Int
-    var packetsLost: Int
+    public var keyframeIntervalFrames: Int?
+    public var packetsReceived: Int
+    public var packetsLost: Int
 
-    var text: String {
+    public var text: String {
         var lines: [String] = []
         lines.append("url:        \(url)")
         lines.append("server:     \(server ?? "(not stated)")")
         lines.append("transport:  \(transport)\(authentication.map { ", auth \($0)" } ?? "")")
         lines.append("video:      \(video.codec.uppercased()) \(video.profile) level \(video.level) (\(video.codecString)), \(video.width)x\(video.height)")
         lines.append("frame rate: \(String(format: "%.2f", video.fps)) fps measured\(video.declaredFps.map { String(format: ", %.2f declared", $0) } ?? "")")
+        if let audio {
+            var line = "audio:      \(audio.name)"
+            if let rate = audio.sampleRate { line += ", \(rate) Hz" }
+            if let channels = audio.channels { line += channels == 1 ? ", mono" : channels == 2 ? ", stereo" : ", \(channels) channels" }
+            if let note = audio.note { line += " (\(note))" }
+            lines.append(line)
+        }
         lines.append("bitrate:    \(String(format: "%.0f", bitrateKbps)) kbit/s")
         lines.append("keyframes:  \(keyframes) in \(frames) frames" + (keyframeIntervalFrames.map { ", every \($0) frames" } ?? ""))
         lines.append("packets:    \(packetsReceived) received, \(packetsLost) lost")
@@ -60,10 +83,13 @@ private struct ProbeCollector {
     var clockRate = 90_000
     var firstArrival: NIODeadline?
     var lastArrival: NIODeadline?
+    var audioFormat: AudioFormat?
+    var audioFrames = 0
 }
 
-enum Probe {
-    static func run(url: RTSPURL, configuration: RTSPClientConfiguration, duration: Double, logger: Logger) async throws -> ProbeReport {
+/// Plays a camera's stream for a while and reports what it sends (`watchbox probe`, "Test connection").
+public enum Probe {
+    public static func run(url: RTSPURL, configuration: RTSPClientConfiguration, duration: Double, logger: Logger) async throws -> ProbeReport {
         let collector = NIOLockedValueBox(ProbeCollector())
         let session = try await RTSPSession.start(url: url, configuration: configuration, logger: logger) { event in
             collector.withLockedValue { c in
@@ -78,6 +104,10 @@ enum Probe {
                     c.lastTimestamp = frame.timestamp
                     c.lastArrival = frame.receivedAt
                     c.clockRate = frame.clockRate
+                case .audioFormat(let format, _):
+                    c.audioFormat = format
+                case .audio:
+                    c.audioFrames += 1
                 }
             }
         }
@@ -102,6 +132,17 @@ enum Probe {
             // Bits over the span they arrived in, extended by one frame period.
             seconds = Double((last - first).nanoseconds) / 1e9 * Double(c.frames) / Double(c.frames - 1)
         }
+        var audio: ProbeReport.Audio?
+        if let format = c.audioFormat {
+            audio = .init(codec: format.codec.rawValue, name: format.codec.displayName, sampleRate: format.sampleRate,
+                          channels: format.channels, frames: c.audioFrames, recorded: true, note: nil)
+        } else if let info, let media = info.sessionDescription.media.first(where: { $0.type.lowercased() == "audio" }) {
+            // An audio track WatchBox does not set up (G.711, Opus…): say so rather than stay silent.
+            let codec = AudioCodec(encodingName: media.encodingName, payloadType: media.payloadType ?? 255)
+            audio = .init(codec: codec.rawValue, name: codec == .other ? (media.encodingName ?? "unknown") : codec.displayName,
+                          sampleRate: media.clockRate, channels: nil, frames: 0, recorded: false,
+                          note: codec == .aac ? "its format parameters are unusable" : "recognised, not recorded yet: only AAC is muxed")
+        }
         let intervals = zip(c.keyframeIndices.dropFirst(), c.keyframeIndices).map { $0 - $1 }.sorted()
         return ProbeReport(
             url: url.redacted,
@@ -111,6 +152,7 @@ enum Probe {
             video: .init(codec: format.codec.rawValue, codecString: format.codecString, profile: format.profileName,
                          level: format.level, width: format.width, height: format.height,
                          fps: (fps * 100).rounded() / 100, declaredFps: format.frameRate),
+            audio: audio,
             durationSeconds: duration,
             frames: c.frames,
             keyframes: c.keyframeIndices.count,

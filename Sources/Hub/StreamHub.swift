@@ -1,0 +1,312 @@
+import Foundation
+import H26x
+import Logging
+import NIOConcurrencyHelpers
+
+/// Why a stream cannot be watched.
+public struct HubError: Error, CustomStringConvertible, Sendable, Equatable {
+    public enum Kind: String, Sendable { case unknownCamera, inactive, noFrame }
+    public var kind: Kind
+    public var description: String
+}
+
+/// Every camera's streams: one upstream per camera stream whatever the number of viewers, started when
+/// the first viewer (or snapshot) arrives and stopped `gracePeriod` after the last leaves; at most
+/// `maxUpstreams` at once (the others wait, in the `limitReached` state); status for every camera,
+/// pushed to subscribers as it changes.
+public final class StreamHub: Sendable {
+    public struct Configuration: Sendable {
+        public var maxUpstreams: Int
+        public var gracePeriod: Duration
+        public var frozenAfter: Duration
+        /// Per viewer: fragments queued before it is considered behind and skips to the next keyframe.
+        public var viewerQueueFragments: Int
+
+        public init(maxUpstreams: Int = 16, gracePeriod: Duration = .seconds(10), frozenAfter: Duration = .seconds(5),
+                    viewerQueueFragments: Int = 75) {
+            self.maxUpstreams = maxUpstreams
+            self.gracePeriod = gracePeriod
+            self.frozenAfter = frozenAfter
+            self.viewerQueueFragments = viewerQueueFragments
+        }
+    }
+
+    private struct Camera {
+        var isActive: Bool
+        var streams: [StreamVariant: LiveStream]
+    }
+
+    private struct State {
+        var cameras: [UUID: Camera] = [:]
+        var running: Set<LiveStream.Key> = []
+        var pending: [LiveStream.Key] = []
+        var stopTimers: [LiveStream.Key: Task<Void, Never>] = [:]
+        var published: [UUID: CameraStatus] = [:]
+        var subscribers: [UUID: AsyncStream<(UUID, CameraStatus)>.Continuation] = [:]
+        var ticker: Task<Void, Never>?
+        var shutDown = false
+    }
+
+    public let configuration: Configuration
+    private let logger: Logger
+    private let state = NIOLockedValueBox(State())
+
+    public init(configuration: Configuration = Configuration(), logger: Logger = Logger(label: "watchbox.hub")) {
+        self.configuration = configuration
+        self.logger = logger
+        let ticker = Task.detached { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(1))
+                guard let self else { return }
+                self.tick()
+            }
+        }
+        state.withLockedValue { $0.ticker = ticker }
+    }
+
+    // MARK: - Registry
+
+    /// Sets (or replaces) a camera's streams. Replacing stops its running streams and closes their viewers
+    /// (players reconnect to the new source).
+    public func register(cameraID: UUID, upstreams: [StreamVariant: any Upstream], isActive: Bool) async {
+        await unregister(cameraID: cameraID, publish: false)
+        var streams: [StreamVariant: LiveStream] = [:]
+        for (variant, upstream) in upstreams {
+            let stream = LiveStream(key: .init(cameraID: cameraID, variant: variant), upstream: upstream,
+                                    frozenAfter: configuration.frozenAfter, logger: logger)
+            stream.onStatus = { [weak self] key, _ in self?.publishStatus(of: key.cameraID) }
+            stream.onDemandChanged = { [weak self] key in self?.demandChanged(key) }
+            streams[variant] = stream
+        }
+        state.withLockedValue { $0.cameras[cameraID] = Camera(isActive: isActive, streams: streams) }
+        publishStatus(of: cameraID)
+    }
+
+    /// Stops and forgets a camera.
+    public func unregister(cameraID: UUID) async {
+        await unregister(cameraID: cameraID, publish: true)
+    }
+
+    private func unregister(cameraID: UUID, publish: Bool) async {
+        guard let camera = state.withLockedValue({ state -> Camera? in
+            guard let camera = state.cameras.removeValue(forKey: cameraID) else { return nil }
+            for key in camera.streams.values.map(\.key) {
+                state.running.remove(key)
+                state.pending.removeAll { $0 == key }
+                state.stopTimers.removeValue(forKey: key)?.cancel()
+            }
+            if publish { state.published.removeValue(forKey: cameraID) }
+            return camera
+        }) else { return }
+        for stream in camera.streams.values {
+            stream.onDemandChanged = nil
+            stream.onStatus = nil
+            stream.closeAllViewers()
+            await stream.stop()
+        }
+        startPending()
+    }
+
+    public var cameraIDs: [UUID] { state.withLockedValue { Array($0.cameras.keys) } }
+
+    // MARK: - Viewers and snapshots
+
+    /// A live viewer of a camera: `variant` nil picks the sub stream when there is one (grid cells),
+    /// else the main stream.
+    public func watch(cameraID: UUID, variant: StreamVariant? = nil) throws(HubError) -> Viewer {
+        let stream = try self.stream(cameraID: cameraID, variant: variant)
+        return stream.addViewer(maxFragments: configuration.viewerQueueFragments)
+    }
+
+    /// The latest keyframe of a camera (for a snapshot): from `variant`, or when nil from a stream that
+    /// is already running (the main one first), else the main stream, which is started for it.
+    public func keyframe(cameraID: UUID, variant: StreamVariant? = nil, timeout: Duration = .seconds(10)) async throws(HubError) -> (AccessUnit, VideoFormat) {
+        var chosen = variant
+        if chosen == nil {
+            let streams = state.withLockedValue { $0.cameras[cameraID]?.streams ?? [:] }
+            chosen = [StreamVariant.main, .sub].first { streams[$0]?.isRunning == true } ?? .main
+        }
+        let stream = try self.stream(cameraID: cameraID, variant: chosen)
+        guard let frame = await stream.keyframe(timeout: timeout) else {
+            let status = stream.status
+            throw HubError(kind: .noFrame, description: "no picture from the camera within \(Int(timeout / .seconds(1))) s"
+                + (status.message.map { ": \($0)" } ?? ""))
+        }
+        return frame
+    }
+
+    private func stream(cameraID: UUID, variant: StreamVariant?) throws(HubError) -> LiveStream {
+        let found = state.withLockedValue { state -> Result<LiveStream, HubError> in
+            guard let camera = state.cameras[cameraID] else {
+                return .failure(HubError(kind: .unknownCamera, description: "there is no camera with id \(cameraID)"))
+            }
+            guard camera.isActive else {
+                return .failure(HubError(kind: .inactive, description: "the camera is switched off: turn it on to watch it"))
+            }
+            let chosen = variant.flatMap { camera.streams[$0] } ?? camera.streams[.sub] ?? camera.streams[.main]
+            guard let chosen else {
+                return .failure(HubError(kind: .unknownCamera, description: "the camera has no stream configured"))
+            }
+            return .success(chosen)
+        }
+        return try found.get()
+    }
+
+    // MARK: - Status
+
+    public func status(cameraID: UUID) -> CameraStatus {
+        guard let camera = state.withLockedValue({ $0.cameras[cameraID] }) else { return .idle }
+        return Self.aggregate(camera)
+    }
+
+    public func statuses() -> [UUID: CameraStatus] {
+        let cameras = state.withLockedValue { $0.cameras }
+        return cameras.mapValues(Self.aggregate)
+    }
+
+    /// Status changes of every camera, as they happen (the newest 256 are kept for a slow reader).
+    public func subscribe() -> AsyncStream<(UUID, CameraStatus)> {
+        let id = UUID()
+        let (stream, continuation) = AsyncStream.makeStream(of: (UUID, CameraStatus).self, bufferingPolicy: .bufferingNewest(256))
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLockedValue { $0.subscribers.removeValue(forKey: id) }
+        }
+        state.withLockedValue { $0.subscribers[id] = continuation }
+        return stream
+    }
+
+    /// The camera's status is that of the stream people are watching: the sub stream when it runs, else the main one.
+    private static func aggregate(_ camera: Camera) -> CameraStatus {
+        guard camera.isActive else { return CameraStatus(state: .stopped, message: "switched off") }
+        let sub = camera.streams[.sub]
+        let main = camera.streams[.main]
+        var viewers = 0
+        for stream in camera.streams.values { viewers += stream.viewerCount }
+        var chosen: CameraStatus
+        if let sub, sub.isRunning || sub.hasDemand {
+            chosen = sub.status
+            if let main, main.isRunning, sub.status.state != .live, main.status.state == .live { chosen = main.status }
+        } else if let main {
+            chosen = main.status
+        } else {
+            chosen = .idle
+        }
+        chosen.viewers = viewers
+        return chosen
+    }
+
+    private func publishStatus(of cameraID: UUID) {
+        let status = self.status(cameraID: cameraID)
+        let targets = state.withLockedValue { state -> [AsyncStream<(UUID, CameraStatus)>.Continuation] in
+            guard state.cameras[cameraID] != nil, state.published[cameraID] != status else { return [] }
+            state.published[cameraID] = status
+            return Array(state.subscribers.values)
+        }
+        for target in targets { target.yield((cameraID, status)) }
+    }
+
+    // MARK: - Upstream slots
+
+    private func demandChanged(_ key: LiveStream.Key) {
+        guard let stream = state.withLockedValue({ $0.cameras[key.cameraID]?.streams[key.variant] }) else { return }
+        if stream.hasDemand {
+            enum Decision { case start, wait, nothing }
+            let decision = state.withLockedValue { state -> Decision in
+                guard !state.shutDown else { return .nothing }
+                state.stopTimers.removeValue(forKey: key)?.cancel()
+                if state.running.contains(key) { return .nothing }
+                if state.running.count < configuration.maxUpstreams {
+                    state.running.insert(key)
+                    return .start
+                }
+                if !state.pending.contains(key) { state.pending.append(key) }
+                return .wait
+            }
+            switch decision {
+            case .start:
+                stream.start()
+            case .wait:
+                let limit = configuration.maxUpstreams
+                stream.setExternalState(.limitReached, message:
+                    "\(limit) camera streams are already running, the most this hub allows: close another view, or start WatchBox with a higher --max-streams")
+            case .nothing:
+                break
+            }
+        } else {
+            let grace = configuration.gracePeriod
+            state.withLockedValue { state in
+                if let index = state.pending.firstIndex(of: key) {
+                    state.pending.remove(at: index)
+                    stream.setExternalState(.idle, message: nil)
+                    return
+                }
+                guard state.running.contains(key), state.stopTimers[key] == nil else { return }
+                state.stopTimers[key] = Task.detached { [weak self] in
+                    try? await Task.sleep(for: grace)
+                    guard !Task.isCancelled, let self else { return }
+                    await self.stopIfUnused(key, stream: stream)
+                }
+            }
+        }
+    }
+
+    private func stopIfUnused(_ key: LiveStream.Key, stream: LiveStream) async {
+        let stop = state.withLockedValue { state -> Bool in
+            state.stopTimers.removeValue(forKey: key)
+            guard !stream.hasDemand, state.running.contains(key) else { return false }
+            return true
+        }
+        guard stop else { return }
+        await stream.stop()
+        state.withLockedValue { _ = $0.running.remove(key) }
+        logger.info("stream stopped: nobody watching", metadata: ["camera": "\(key.cameraID)", "stream": "\(key.variant.rawValue)"])
+        startPending()
+    }
+
+    private func startPending() {
+        while true {
+            let next = state.withLockedValue { state -> LiveStream? in
+                guard !state.shutDown, state.running.count < configuration.maxUpstreams, !state.pending.isEmpty else { return nil }
+                let key = state.pending.removeFirst()
+                guard let stream = state.cameras[key.cameraID]?.streams[key.variant], stream.hasDemand else { return nil }
+                state.running.insert(key)
+                return stream
+            }
+            guard let next else { return }
+            next.start()
+        }
+    }
+
+    private func tick() {
+        let now = ContinuousClock.now
+        let running = state.withLockedValue { state in
+            state.running.compactMap { state.cameras[$0.cameraID]?.streams[$0.variant] }
+        }
+        for stream in running { stream.tick(now: now) }
+    }
+
+    // MARK: - Shutdown
+
+    /// Stops every stream (TEARDOWN), closes every viewer and subscriber. The hub is unusable afterwards.
+    public func shutdown() async {
+        let (cameras, subscribers, ticker) = state.withLockedValue { state in
+            state.shutDown = true
+            for timer in state.stopTimers.values { timer.cancel() }
+            state.stopTimers.removeAll()
+            state.pending.removeAll()
+            defer { state.subscribers.removeAll() }
+            return (Array(state.cameras.values), Array(state.subscribers.values), state.ticker)
+        }
+        ticker?.cancel()
+        await withTaskGroup(of: Void.self) { group in
+            for camera in cameras {
+                for stream in camera.streams.values {
+                    stream.closeAllViewers()
+                    group.addTask { await stream.stop() }
+                }
+            }
+        }
+        state.withLockedValue { $0.running.removeAll() }
+        for subscriber in subscribers { subscriber.finish() }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Hub
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import ServiceLifecycle
+import Store
+
+/// Everything `watchbox serve` runs, built from its configuration: the database, the secret key, the
+/// stream hub and the HTTP application.
+public struct WatchBoxServer: Sendable {
+    public let service: CameraService
+    public let configuration: ServerConfiguration
+
+    /// Opens (creating on first run) the data directory, database and key; registers the cameras.
+    /// Throws `StoreError` with a sentence saying what to do when the directory or key is unusable.
+    public static func open(configuration: ServerConfiguration, logger: Logger) async throws -> WatchBoxServer {
+        let database = try AppDatabase.open(dataDirectory: configuration.dataDirectory)
+        let secrets = try SecretBox.load(dataDirectory: configuration.dataDirectory)
+        let hub = StreamHub(configuration: .init(maxUpstreams: configuration.maxStreams, gracePeriod: configuration.gracePeriod),
+                            logger: logger)
+        let service = CameraService(repository: database, secrets: secrets, hub: hub,
+                                    snapshotter: Snapshotter(ffmpegPath: configuration.ffmpegPath), logger: logger)
+        try await service.start()
+        if configuration.demo, try await database.cameras().isEmpty {
+            _ = try await service.addDemo()
+            logger.notice("added the demo camera")
+        }
+        return WatchBoxServer(service: service, configuration: configuration)
+    }
+
+    /// The web app's files: `--web-root`, else the copy built into the binary.
+    public var webRoot: String? {
+        configuration.webRoot ?? Bundle.module.url(forResource: "web", withExtension: nil)?.path
+    }
+
+    /// Every route: the API under /api, the live WebSocket, the web app.
+    public func router(logRequests: Bool = false) -> Router<WatchBoxRequestContext> {
+        let router = Router(context: WatchBoxRequestContext.self)
+        if logRequests { router.middlewares.add(LogRequestsMiddleware(.info)) }
+        if let webRoot {
+            router.middlewares.add(FileMiddleware(webRoot, searchForIndexHtml: true))
+        }
+        let api = router.group("api")
+        api.get("health") { _, _ in ["status": "ok"] }
+        CameraController(service: service).addRoutes(to: api)
+        EventsController(service: service).addRoutes(to: api)
+        LiveController(hub: service.hub).addRoutes(to: router)
+        return router
+    }
+
+    /// The HTTP application; SIGTERM/SIGINT stop it cleanly (viewers closed, sessions torn down).
+    public func application(logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in })
+        -> some ApplicationProtocol {
+        let router = router(logRequests: logger.logLevel <= .debug)
+        return Application(
+            router: router,
+            server: .http1WebSocketUpgrade(webSocketRouter: router),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "WatchBox"),
+            services: [HubService(service: service, logger: logger)],
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+            logger: logger)
+    }
+}
+
+/// Stops every camera stream (TEARDOWN) when the server shuts down.
+struct HubService: Service {
+    let service: CameraService
+    let logger: Logger
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        logger.info("shutting down: closing viewers and camera sessions")
+        await service.shutdown()
+    }
+}

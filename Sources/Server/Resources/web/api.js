@@ -1,0 +1,150 @@
+// The WatchBox HTTP API (v1) as the web app uses it: JSON over fetch, server-sent events, and the
+// live WebSocket's address. Every failure becomes an APIError whose message a person can act on.
+
+/** A failed API call: `status` 0 means the server could not be reached; `field` names the form
+ *  field the server's 400 answer blames, when it names one. */
+export class APIError extends Error {
+  constructor(message, { status = 0, field = null } = {}) {
+    super(message);
+    this.name = 'APIError';
+    this.status = status;
+    this.field = field;
+  }
+}
+
+const unreachable = "Can't reach WatchBox. Check that the server is running and that this device can reach it.";
+
+async function call(method, path, body) {
+  const init = { method, cache: 'no-store', headers: { Accept: 'application/json' } };
+  if (body !== undefined) {
+    init.headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch {
+    throw new APIError(unreachable);
+  }
+  if (response.status === 204) return null;
+  const text = await response.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const message = data?.error || `WatchBox answered ${response.status} ${response.statusText}`.trim();
+    throw new APIError(message, { status: response.status, field: data?.field ?? null });
+  }
+  return data;
+}
+
+/** Ids are UUIDs that Swift prints upper-case; the app keeps them upper-case so that they compare. */
+export const normalizeID = (id) => String(id).toUpperCase();
+
+function normalizeCamera(camera) {
+  return { ...camera, id: normalizeID(camera.id), profiles: camera.profiles ?? [] };
+}
+
+const cameraPath = (id) => `/api/cameras/${encodeURIComponent(id)}`;
+
+export const api = {
+  /** GET /api/cameras: every camera in grid order. */
+  async cameras() {
+    return (await call('GET', '/api/cameras')).map(normalizeCamera);
+  },
+  /** POST /api/cameras → the new camera. */
+  async addCamera(fields) {
+    return normalizeCamera(await call('POST', '/api/cameras', fields));
+  },
+  /** PATCH /api/cameras/{id} with any subset of the fields. */
+  async updateCamera(id, fields) {
+    return normalizeCamera(await call('PATCH', cameraPath(id), fields));
+  },
+  /** DELETE /api/cameras/{id}. */
+  deleteCamera(id) {
+    return call('DELETE', cameraPath(id));
+  },
+  /** PUT /api/cameras/order: the new grid order. */
+  reorder(ids) {
+    return call('PUT', '/api/cameras/order', { ids });
+  },
+  /** POST /api/test-connection: probes an address before it is saved. */
+  testConnection(fields) {
+    return call('POST', '/api/test-connection', fields);
+  },
+  /** POST /api/cameras/{id}/test: probes a saved camera (with its saved password). */
+  testCamera(id) {
+    return call('POST', `${cameraPath(id)}/test`);
+  },
+  /** POST /api/demo → the demo camera. */
+  async addDemo() {
+    return normalizeCamera(await call('POST', '/api/demo'));
+  },
+};
+
+/** ws:// or wss:// address of a camera's live stream (`stream` "main" or "sub"; null lets the
+ *  server choose: the sub-stream when there is one). */
+export function liveURL(id, stream = null) {
+  const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  const query = stream ? `?stream=${stream}` : '';
+  return `${scheme}//${location.host}${cameraPath(id)}/live${query}`;
+}
+
+/**
+ * GET /api/events as callbacks. EventSource reconnects by itself after a dropped connection; when
+ * the browser gives up (the server answered with an error), this starts a new one with backoff.
+ * handlers: onSnapshot(cameras), onStatus(id, status), onCameras(), onConnection(connected).
+ */
+export class EventFeed {
+  constructor(handlers) {
+    this.handlers = handlers;
+    this.source = null;
+    this.retries = 0;
+    this.timer = 0;
+  }
+
+  start() {
+    clearTimeout(this.timer);
+    if (this.source) this.source.close();
+    const source = new EventSource('/api/events');
+    this.source = source;
+    const parse = (event) => {
+      try {
+        return JSON.parse(event.data);
+      } catch {
+        return null;
+      }
+    };
+    source.addEventListener('open', () => {
+      this.retries = 0;
+      this.handlers.onConnection?.(true);
+    });
+    source.addEventListener('snapshot', (event) => {
+      const data = parse(event);
+      if (data?.cameras) {
+        this.handlers.onSnapshot?.(data.cameras.map((entry) => ({ id: normalizeID(entry.id), status: entry.status })));
+      }
+    });
+    source.addEventListener('status', (event) => {
+      const data = parse(event);
+      if (data?.id && data.status) this.handlers.onStatus?.(normalizeID(data.id), data.status);
+    });
+    source.addEventListener('cameras', () => this.handlers.onCameras?.());
+    source.addEventListener('error', () => {
+      this.handlers.onConnection?.(false);
+      if (source.readyState === EventSource.CLOSED && this.source === source) {
+        const delay = Math.min(15000, 1000 * 2 ** this.retries++);
+        this.timer = setTimeout(() => this.start(), delay);
+      }
+    });
+  }
+
+  stop() {
+    clearTimeout(this.timer);
+    this.source?.close();
+    this.source = null;
+  }
+}

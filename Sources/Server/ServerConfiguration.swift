@@ -1,0 +1,40 @@
+import Foundation
+
+/// How `watchbox serve` runs.
+public struct ServerConfiguration: Sendable {
+    public var host: String
+    public var port: Int
+    /// Holds `watchbox.sqlite` and `secret.key`; created on first run.
+    public var dataDirectory: URL
+    /// At most this many camera streams pulled at once.
+    public var maxStreams: Int
+    /// An upstream keeps running this long after its last viewer leaves.
+    public var gracePeriod: Duration
+    /// Add the demo camera on start when the registry is empty.
+    public var demo: Bool
+    /// nil: look for `ffmpeg` on PATH.
+    public var ffmpegPath: String?
+    /// The web app's files; nil: the ones built into the binary.
+    public var webRoot: String?
+
+    public init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL, maxStreams: Int = 16,
+                gracePeriod: Duration = .seconds(10), demo: Bool = false, ffmpegPath: String? = nil, webRoot: String? = nil) {
+        self.host = host
+        self.port = port
+        self.dataDirectory = dataDirectory
+        self.maxStreams = maxStreams
+        self.gracePeriod = gracePeriod
+        self.demo = demo
+        self.ffmpegPath = ffmpegPath
+        self.webRoot = webRoot
+    }
+
+    /// `$XDG_DATA_HOME/watchbox`, else `~/.local/share/watchbox`.
+    public static var defaultDataDirectory: URL {
+        let environment = ProcessInfo.processInfo.environment
+        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty {
+            return URL(fileURLWithPath: xdg).appendingPathComponent("watchbox")
+        }
+        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share/watchbox")
+    }
+}

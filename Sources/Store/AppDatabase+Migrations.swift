@@ -1,0 +1,58 @@
+import GRDB
+
+extension AppDatabase {
+    /// The schema's history. A migration that has landed is never edited: change the schema by registering
+    /// a new one ("v2", ...) below the others. Migrations speak SQL names only, never the record types, because
+    /// they describe the past while the records describe the present.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+
+        migrator.registerMigration("v1") { db in
+            try db.create(table: "camera") { t in
+                t.primaryKey("id", .text)
+                t.column("name", .text).notNull()
+                t.column("rtspURL", .text).notNull()
+                t.column("username", .text).notNull().defaults(to: "")
+                t.column("passwordSealed", .blob)
+                t.column("host", .text)
+                t.column("port", .integer).notNull().defaults(to: 554)
+                t.column("manufacturer", .text)
+                t.column("model", .text)
+                t.column("isActive", .boolean).notNull().defaults(to: true)
+                t.column("gridPosition", .integer).notNull()
+                t.column("addedAt", .datetime).notNull()
+                t.column("lastConnectedAt", .datetime)
+                t.column("thumbnail", .blob)
+                t.column("thumbnailAt", .datetime)
+                t.column("transport", .text).notNull().defaults(to: "tcp")
+                    .check(sql: "transport IN ('tcp', 'udp')")
+                t.column("allowSelfSignedCertificate", .boolean).notNull().defaults(to: false)
+                t.column("isDemo", .boolean).notNull().defaults(to: false)
+            }
+
+            try db.create(table: "streamProfile") { t in
+                t.primaryKey("id", .text)
+                t.column("cameraID", .text).notNull()
+                    .indexed()
+                    .references("camera", onDelete: .cascade)
+                t.column("name", .text).notNull()
+                t.column("rtspURL", .text).notNull()
+                t.column("width", .integer)
+                t.column("height", .integer)
+                t.column("fps", .double)
+                t.column("isDefault", .boolean).notNull().defaults(to: false)
+                t.column("role", .text).notNull().defaults(to: "main")
+                    .check(sql: "role IN ('main', 'sub')")
+            }
+
+            // At most one default profile per camera (SQLite partial index, https://sqlite.org/partialindex.html).
+            try db.execute(sql: """
+                CREATE UNIQUE INDEX streamProfile_oneDefaultPerCamera ON streamProfile(cameraID) WHERE isDefault
+                """)
+        }
+
+        // Future migrations go here: migrator.registerMigration("v2") { db in ... }
+
+        return migrator
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import Hub
+import Hummingbird
+import HummingbirdTesting
+import HummingbirdWebSocket
+import HummingbirdWSTesting
+import NIOConcurrencyHelpers
+import NIOCore
+@testable import Server
+import Testing
+import TestSupport
+
+@Suite("Live WebSocket, server-sent events, and secrets kept secret", .serialized)
+struct LiveAndSecretsTests {
+    @Test func liveWebSocketSendsInitThenFragmentsOfTheSharedStream() async throws {
+        let test = try await TestServer.make(demo: true)
+        let id = try #require(try await test.server.service.list().first?.id)
+        struct Seen: Sendable {
+            var texts: [String] = []
+            var binaries: [ByteBuffer] = []
+        }
+        let seen = NIOLockedValueBox(Seen())
+        try await test.application.test(.live) { client in
+            try await client.ws("/api/cameras/\(id.uuidString)/live") { inbound, _, _ in
+                for try await message in inbound.messages(maxSize: 8 << 20) {
+                    let done = seen.withLockedValue { s -> Bool in
+                        switch message {
+                        case .text(let text): s.texts.append(text)
+                        case .binary(let bytes): s.binaries.append(bytes)
+                        }
+                        return s.binaries.count >= 30
+                    }
+                    if done { break }
+                }
+            }
+        }
+        let result = seen.withLockedValue { $0 }
+        let initText = try #require(result.texts.first { $0.contains("\"type\":\"init\"") })
+        #expect(initText.contains("avc1."))
+        #expect(initText.contains("\"width\":1280"))
+        let first = try #require(result.binaries.first)
+        #expect(String(decoding: first.getBytes(at: first.readerIndex + 4, length: 4) ?? [], as: UTF8.self) == "ftyp")
+        let second = result.binaries[1]
+        #expect(String(decoding: second.getBytes(at: second.readerIndex + 4, length: 4) ?? [], as: UTF8.self) == "moof")
+        await test.shutdown()
+    }
+
+    @Test func unknownCameraGetsAnErrorMessage() async throws {
+        let test = try await TestServer.make()
+        let texts = NIOLockedValueBox<[String]>([])
+        try await test.application.test(.live) { client in
+            try await client.ws("/api/cameras/\(UUID().uuidString)/live") { inbound, _, _ in
+                for try await message in inbound.messages(maxSize: 1 << 20) {
+                    if case .text(let text) = message { texts.withLockedValue { $0.append(text) } }
+                }
+            }
+        }
+        #expect(texts.withLockedValue { $0.first }?.contains("no camera") == true)
+        await test.shutdown()
+    }
+
+    @Test func serverSentEventsStartWithASnapshot() async throws {
+        let test = try await TestServer.make(demo: true)
+        try await test.application.test(.live) { client in
+            let port = try #require(client.port)
+            let text = try readHTTPStream(port: port, path: "/api/events", until: "event: snapshot", timeout: 5)
+            #expect(text.contains("text/event-stream"))
+            #expect(text.contains("event: snapshot"))
+        }
+        await test.shutdown()
+    }
+
+    /// The secret-leak test: the password never reaches the database file, the logs or an answer,
+    /// even after the hub has used it to log in to a real camera.
+    @Test(.enabled(if: PeerRTSPServer.isAvailable, "needs GStreamer's RTSP server"))
+    func thePasswordIsInNoFileNoLogNoAnswer() async throws {
+        let password = "hunter2-Zq9-secret"
+        let peer = try PeerRTSPServer(["--width", "320", "--height", "240", "--auth", "digest",
+                                       "--user", "admin", "--password", password])
+        defer { peer.stop() }
+        let test = try await TestServer.make()
+        let collected = NIOLockedValueBox("")
+        try await test.application.test(.router) { client in
+            let created = try await client.execute(uri: "/api/cameras", method: .post, headers: jsonHeaders, body: json([
+                "name": "Secret cam", "rtspURL": peer.url(), "username": "admin", "password": password,
+            ]))
+            collected.withLockedValue { $0 += String(buffer: created.body) }
+            let id = object(created.body)["id"] as! String
+            let tested = try await client.execute(uri: "/api/cameras/\(id)/test", method: .post)
+            collected.withLockedValue { $0 += String(buffer: tested.body) }
+            #expect(object(tested.body)["ok"] as? Bool == true, "the sealed password logs in: \(String(buffer: tested.body))")
+            let list = try await client.execute(uri: "/api/cameras", method: .get)
+            collected.withLockedValue { $0 += String(buffer: list.body) }
+            // Play it through the hub too (the path a viewer takes) and take a snapshot.
+            let snapshot = try await client.execute(uri: "/api/cameras/\(id)/snapshot.jpg", method: .get)
+            #expect(snapshot.status == .ok)
+        }
+        await test.server.service.shutdown()
+
+        #expect(!collected.withLockedValue { $0 }.contains(password))
+        #expect(!test.logs.text.isEmpty)
+        #expect(!test.logs.text.contains(password), "a log line holds the password")
+        var scanned = 0
+        for file in try FileManager.default.contentsOfDirectory(atPath: test.directory.path) {
+            let data = try Data(contentsOf: test.directory.appendingPathComponent(file))
+            scanned += 1
+            #expect(data.range(of: Data(password.utf8)) == nil, "\(file) holds the password")
+        }
+        #expect(scanned >= 2, "the database and the key file were scanned")
+        try? FileManager.default.removeItem(at: test.directory)
+    }
+}
+
+/// Reads an HTTP response from a loopback server until `marker` appears (for streams that never end).
+func readHTTPStream(port: Int, path: String, until marker: String, timeout: Double) throws -> String {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else { throw PeerError(message: "cannot connect to 127.0.0.1:\(port)") }
+    var tv = timeval(tv_sec: Int(timeout), tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+    let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"
+    _ = request.withCString { send(fd, $0, strlen($0), 0) }
+    var received = Data()
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        let count = recv(fd, &buffer, buffer.count, 0)
+        if count <= 0 { break }
+        received.append(contentsOf: buffer[0..<count])
+        if String(decoding: received, as: UTF8.self).contains(marker) { break }
+    }
+    return String(decoding: received, as: UTF8.self)
+}

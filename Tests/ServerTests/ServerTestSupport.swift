@@ -1,0 +1,82 @@
+import Foundation
+import Hub
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+@testable import Server
+
+/// Keeps every log line in memory, to check what reaches a log.
+final class LogCapture: Sendable {
+    let lines = NIOLockedValueBox<[String]>([])
+
+    var logger: Logger {
+        var logger = Logger(label: "watchbox.test") { label in CapturingHandler(label: label, capture: self) }
+        logger.logLevel = .trace
+        return logger
+    }
+
+    var text: String { lines.withLockedValue { $0.joined(separator: "\n") } }
+
+    struct CapturingHandler: LogHandler {
+        let label: String
+        let capture: LogCapture
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            let all = metadata.merging(event.metadata ?? [:]) { $1 }
+            capture.lines.withLockedValue { $0.append("\(event.level) \(label) \(event.message) \(all)") }
+        }
+    }
+}
+
+/// A server on a fresh data directory.
+struct TestServer {
+    let server: WatchBoxServer
+    let directory: URL
+    let logs: LogCapture
+
+    static func make(demo: Bool = false, maxStreams: Int = 16) async throws -> TestServer {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("watchbox-server-\(UUID().uuidString)")
+        let logs = LogCapture()
+        let configuration = ServerConfiguration(port: 0, dataDirectory: directory, maxStreams: maxStreams,
+                                                gracePeriod: .milliseconds(500), demo: demo)
+        let server = try await WatchBoxServer.open(configuration: configuration, logger: logs.logger)
+        return TestServer(server: server, directory: directory, logs: logs)
+    }
+
+    var application: some ApplicationProtocol {
+        let router = server.router(logRequests: true)
+        return Application(router: router,
+                    server: .http1WebSocketUpgrade(webSocketRouter: router),
+                    configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                    services: [HubService(service: server.service, logger: logs.logger)],
+                    logger: logs.logger)
+    }
+
+    func shutdown() async {
+        await server.service.shutdown()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+func json(_ object: [String: Any]) -> ByteBuffer {
+    ByteBuffer(bytes: try! JSONSerialization.data(withJSONObject: object))
+}
+
+func object(_ buffer: ByteBuffer) -> [String: Any] {
+    (try? JSONSerialization.jsonObject(with: Data(buffer.readableBytesView))) as? [String: Any] ?? [:]
+}
+
+func array(_ buffer: ByteBuffer) -> [[String: Any]] {
+    (try? JSONSerialization.jsonObject(with: Data(buffer.readableBytesView))) as? [[String: Any]] ?? []
+}
+
+let jsonHeaders: HTTPFields = [.contentType: "application/json"]
