@@ -48,7 +48,8 @@ final class LiveStream: @unchecked Sendable {
     private var everLive = false
     private var lastFrameAt: Date?
     private var lastFrameInstant: ContinuousClock.Instant?
-    private var recent = Deque<(at: ContinuousClock.Instant, bytes: Int)>()
+    /// The last 3 s of frames: arrival, stream time (seconds) and size, for the frame rate and bitrate.
+    private var recent = Deque<(at: ContinuousClock.Instant, streamTime: Double, bytes: Int)>()
     /// The state and message last sent to the viewers (they get changes, not every new number).
     private var toldViewers: (state: CameraState, message: String?)?
     /// Told whenever the state (or, with `statsOnly`, only the numbers) changes; not under the lock.
@@ -105,10 +106,11 @@ final class LiveStream: @unchecked Sendable {
         for viewer in all { viewer.close() }
     }
 
-    /// Sends the init segment and the GOP so far, as one consistent snapshot.
+    /// Sends the init segment and the GOP so far, as one consistent snapshot. With no GOP cached yet
+    /// (just reconnected), the init segment alone: the viewer then starts at the next keyframe.
     private func prime(_ viewer: Viewer) {
         lock.withLock {
-            guard let initSegment, let format, !gop.isEmpty else { return }
+            guard let initSegment, let format else { return }
             viewer.push(.initialization(segment: initSegment.bytes, mimeType: initSegment.mimeType, format: format), force: true)
             for (index, fragment) in gop.enumerated() {
                 viewer.push(.fragment(fragment, isKeyframe: index == 0), force: true)
@@ -188,6 +190,10 @@ final class LiveStream: @unchecked Sendable {
         running?.cancel()
         await running?.value
         lock.withLock {
+            // The next start is a new stream: a new muxer, whose first keyframe brings a new init segment.
+            muxer = nil
+            format = nil
+            initSegment = nil
             gop.removeAll()
             gopBytes = 0
             latestKeyframe = nil
@@ -233,6 +239,7 @@ final class LiveStream: @unchecked Sendable {
                 needKeyframe = true
                 gop.removeAll()
                 gopBytes = 0
+                recent.removeAll()  // the next session's clock starts elsewhere
                 let seconds = Int((retryIn / .milliseconds(1)) / 1000 + 0.5)
                 var next = CameraState(failure: error)
                 if everLive && next != .authenticationFailed && next != .unsupportedCodec { next = .reconnecting }
@@ -299,7 +306,7 @@ final class LiveStream: @unchecked Sendable {
         lastFrameInstant = now
         lastFrameAt = Date()
         let size = frame.accessUnit.byteCount
-        recent.append((now, size))
+        recent.append((now, Double(frame.timestamp) / Double(frame.clockRate), size))
         while let first = recent.first, now - first.at > .seconds(3) { recent.removeFirst() }
         everLive = true
         var changed = false
@@ -367,8 +374,9 @@ final class LiveStream: @unchecked Sendable {
     private func currentStatus() -> CameraStatus {
         var status = CameraStatus(state: state, message: message, lastFrameAt: lastFrameAt, viewers: viewers.count,
                                   codec: format?.codec.rawValue, width: format?.width, height: format?.height)
+        // Measured on the stream's clock: bursts (a reconnect, an encoder catching up) don't inflate it.
         if (state == .live || state == .frozen), recent.count >= 2, let first = recent.first, let last = recent.last {
-            let span = Double((last.at - first.at) / .milliseconds(1)) / 1000
+            let span = last.streamTime - first.streamTime
             if span > 0.2 {
                 status.fps = ((Double(recent.count - 1) / span) * 10).rounded() / 10
                 let bytes = recent.dropFirst().reduce(0) { $0 + $1.bytes }

@@ -104,7 +104,7 @@ public enum Probe {
                     c.lastTimestamp = frame.timestamp
                     c.lastArrival = frame.receivedAt
                     c.clockRate = frame.clockRate
-                case .audioFormat(let format, _):
+                case .audioFormat(let format, _, _):
                     c.audioFormat = format
                 case .audio:
                     c.audioFrames += 1

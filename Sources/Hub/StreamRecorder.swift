@@ -42,6 +42,7 @@ public final class StreamRecorder: @unchecked Sendable {
         var muxer: FragmentedMP4Muxer?
         var videoFormat: VideoFormat?
         var audioFormat: AudioFormat?
+        var audioClockRate: Int?
         var ignoredAudio: AudioCodec?
         /// The first keyframe's timestamp and capture times: time zero of the current file.
         var origin: (timestamp: Int64, senderReport: Date?, received: NIODeadline)?
@@ -52,21 +53,31 @@ public final class StreamRecorder: @unchecked Sendable {
         var finished = false
         /// Whether each video frame handed to the muxer and not yet written was a keyframe, in order.
         var pendingKeyframes: [Bool] = []
+        /// Video recorded so far in earlier files, in seconds of stream time, and whether the length is reached.
+        var recordedBefore = 0.0
+        var complete = false
     }
 
     private let basePath: String
     private let fragmentSeconds: Double
+    private let maxDuration: Double?
     private let logger: Logger
     private let state = NIOLockedValueBox(State())
     /// Called once, from the event loop, when writing fails (disk full…): the caller should stop the session.
     public var onWriteFailure: (@Sendable (RecordingWriteError) -> Void)?
+    /// Called once when `maxDuration` seconds of video are recorded: the caller should stop the session.
+    public var onComplete: (@Sendable () -> Void)?
 
     /// - Parameters:
     ///   - path: the file to write (created when the first keyframe arrives; truncated if it exists).
     ///   - fragmentSeconds: a fragment is cut at the first keyframe at least this long after the last cut.
-    public init(path: String, fragmentSeconds: Double = 2, logger: Logger = Logger(label: "watchbox.record")) {
+    ///   - maxDuration: seconds of video to record, counted on the stream's own clock from the first
+    ///     keyframe (so an encoder's start-up burst or a slow first keyframe does not change the length).
+    public init(path: String, fragmentSeconds: Double = 2, maxDuration: Double? = nil,
+                logger: Logger = Logger(label: "watchbox.record")) {
         self.basePath = path
         self.fragmentSeconds = fragmentSeconds
+        self.maxDuration = maxDuration
         self.logger = logger
     }
 
@@ -80,17 +91,20 @@ public final class StreamRecorder: @unchecked Sendable {
 
     public func handle(_ event: RTSPMediaEvent) {
         var failure: RecordingWriteError?
+        var completed = false
         state.withLockedValue { state in
-            guard !state.finished, state.summary.writeError == nil else { return }
+            guard !state.finished, !state.complete, state.summary.writeError == nil else { return }
+            defer { completed = state.complete }
             do {
                 switch event {
                 case .formatChanged(let format):
                     try formatChanged(format, &state)
                 case .video(let frame):
                     try video(frame, &state)
-                case .audioFormat(let format, _):
+                case .audioFormat(let format, _, let clockRate):
                     if format.codec == .aac, format.config != nil {
                         state.audioFormat = format
+                        state.audioClockRate = clockRate
                         state.summary.audioCodec = "aac"
                     } else {
                         state.ignoredAudio = format.codec
@@ -106,6 +120,7 @@ public final class StreamRecorder: @unchecked Sendable {
             }
         }
         if let failure { onWriteFailure?(failure) }
+        if completed { onComplete?() }
     }
 
     /// Writes what the muxer still holds and closes the file. The summary says what is on disk.
@@ -146,9 +161,19 @@ public final class StreamRecorder: @unchecked Sendable {
             }
             try openFile(format: format, at: frame, &state)
         }
-        guard var muxer = state.muxer else { return }
+        guard var muxer = state.muxer, let origin = state.origin else { return }
+        if let maxDuration {
+            let elapsed = state.recordedBefore + Double(frame.timestamp - origin.timestamp) / Double(frame.clockRate)
+            if elapsed >= maxDuration - 1e-6 {
+                state.complete = true
+                return
+            }
+        }
         state.pendingKeyframes.append(frame.isKeyframe)
+        let skippedBefore = muxer.statistics.skippedEmptyUnits
         let outputs = muxer.appendVideo(frame.accessUnit, timestamp: frame.timestamp)
+        // A unit with nothing left to store (only a delimiter and repeated parameter sets) is not a sample.
+        if muxer.statistics.skippedEmptyUnits > skippedBefore { state.pendingKeyframes.removeLast() }
         state.muxer = muxer
         try write(outputs, &state)
     }
@@ -179,7 +204,7 @@ public final class StreamRecorder: @unchecked Sendable {
     private func openFile(format: VideoFormat, at frame: MediaFrame, _ state: inout State) throws {
         let path = Self.path(for: basePath, part: state.summary.files.count + 1)
         let writer = try FragmentFileWriter(path: path)
-        let muxer = try FragmentedMP4Muxer(video: format, audio: state.audioFormat,
+        let muxer = try FragmentedMP4Muxer(video: format, audio: state.audioFormat, audioClockRate: state.audioClockRate,
                                            policy: .duration(seconds: fragmentSeconds))
         state.writer = writer
         state.muxer = muxer
@@ -205,6 +230,7 @@ public final class StreamRecorder: @unchecked Sendable {
         var writeFailure: Error?
         do { try write(outputs, &state) } catch { writeFailure = error }
         state.finishedDuration = state.summary.durationSeconds
+        state.recordedBefore = state.summary.durationSeconds
         state.pendingKeyframes.removeAll()
         try state.writer?.close()
         if let writeFailure { throw writeFailure }

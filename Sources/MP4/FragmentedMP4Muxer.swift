@@ -116,7 +116,10 @@ public struct FragmentedMP4Muxer: Sendable {
         }
         latestVideoTimestamp = timestamp
         let data = Self.sampleData(unit, format: videoFormat)
-        guard data.readableBytes > 0 else { return outputs }
+        guard data.readableBytes > 0 else {
+            statistics.skippedEmptyUnits += 1
+            return outputs
+        }
         for sample in videoTimeline.push(timestamp: timestamp, isSync: unit.isKeyframe, data: data) {
             outputs += take(video: sample)
         }
@@ -176,8 +179,9 @@ public struct FragmentedMP4Muxer: Sendable {
         finished = true
         guard videoOrigin != nil else { return [] }
         var outputs: [Output] = []
-        for sample in videoTimeline.flush() { outputs += take(video: sample) }
+        // Audio first, so that the last video fragment takes all of it.
         if audioTimeline != nil { audioQueue += audioTimeline!.flush() }
+        for sample in videoTimeline.flush() { outputs += take(video: sample) }
         outputs += closeFragment(allAudio: true)
         updateTimelineStatistics()
         return outputs

@@ -19,6 +19,9 @@ public struct MuxerStatistics: Sendable, Equatable {
     public var timestampGlitches: Int = 0
     /// The video's observed reorder depth (0 without B-frames).
     public var reorderDepth: Int = 0
+    /// Access units with nothing left to store once access unit delimiters and the parameter sets already
+    /// in the sample entry are taken out (a camera sending SPS/PPS on their own timestamp): not samples.
+    public var skippedEmptyUnits: Int = 0
     /// Initialization segments emitted (1 + format changes).
     public var initializationSegments: Int = 0
 

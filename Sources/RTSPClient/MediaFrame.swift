@@ -58,8 +58,9 @@ public enum RTSPMediaEvent: Sendable {
     /// The stream's format is known or changed (new parameter sets, new resolution). Always precedes the first frame.
     case formatChanged(VideoFormat)
     case video(MediaFrame)
-    /// The session carries an AAC track in this format (sent once, before PLAY's first packets).
-    case audioFormat(AudioFormat, trackIndex: Int)
+    /// The session carries an AAC track in this format (sent once, before PLAY's first packets). `clockRate`
+    /// is the RTP clock of its timestamps, which for HE-AAC may differ from the format's output sample rate.
+    case audioFormat(AudioFormat, trackIndex: Int, clockRate: Int)
     case audio(AudioSample)
 }
 

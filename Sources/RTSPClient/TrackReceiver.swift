@@ -54,7 +54,7 @@ final class TrackReceiver {
             do {
                 let depacketizer = try MPEG4GenericDepacketizer(formatParameters: fmtp?.parameters ?? [:], clockRate: track.clockRate)
                 self.audio = depacketizer
-                emit(.audioFormat(depacketizer.format, trackIndex: index))
+                emit(.audioFormat(depacketizer.format, trackIndex: index, clockRate: track.clockRate))
             } catch {
                 logger.warning("quirk: the camera's AAC track cannot be used; recording video only",
                                metadata: ["quirk": "unusable-audio-fmtp", "error": "\(error)"])

@@ -147,7 +147,7 @@ public struct SecretBox: Sendable {
         let mode = info.st_mode & 0o777
         guard mode & 0o077 == 0 else {
             throw StoreError(.secret, """
-                the secret key file \(path) has mode \(String(mode, radix: 8)), which lets other users read or \
+                the secret key file \(path) has mode 0\(String(mode, radix: 8)), which lets other users read or \
                 change it: run `chmod 600 \(path)` (the key decrypts the camera passwords)
                 """)
         }

@@ -14,7 +14,7 @@ struct RecordCommand: AsyncParsableCommand {
         commandName: "record",
         abstract: "Record a camera's stream (H.264/H.265 video, AAC audio) to a fragmented MP4 file.",
         discussion: """
-        Starts at the first keyframe and stops at --duration or on Ctrl-C; the file is valid at every moment
+        Starts at the first keyframe and stops after --duration seconds of video (on the stream's own clock) or on Ctrl-C; the file is valid at every moment
         (whole fragments only), so an interruption or a full disk loses nothing already written. If the camera
         changes resolution mid-recording, the recording continues in FILE-2.mp4, FILE-3.mp4…
         Exit status: 0 when the recording ran to its end or was interrupted, 1 when the camera could not be
@@ -69,9 +69,10 @@ struct RecordCommand: AsyncParsableCommand {
         signal(SIGXFSZ, SIG_IGN)
 
         let logger = Logger(label: "watchbox.record")
-        let recorder = StreamRecorder(path: output, fragmentSeconds: fragmentSeconds, logger: logger)
+        let recorder = StreamRecorder(path: output, fragmentSeconds: fragmentSeconds, maxDuration: duration, logger: logger)
         let stopper = SessionStopper()
         recorder.onWriteFailure = { _ in stopper.stop(reason: .writeFailed) }
+        recorder.onComplete = { stopper.stop(reason: .complete) }
         let interrupts = InterruptWatcher { stopper.stop(reason: .interrupted) }
         defer { interrupts.cancel() }
 
@@ -89,7 +90,9 @@ struct RecordCommand: AsyncParsableCommand {
         if !json {
             FileHandle.standardError.write(Data("recording \(target.redacted) to \(output) for \(String(format: "%g", duration)) s (Ctrl-C stops early)\n".utf8))
         }
-        let died = await session.play(for: .milliseconds(Int64(duration * 1000)))
+        // The length is counted on the stream's clock from the first keyframe; allow the wait for that
+        // keyframe and a camera whose clock runs a little slow before giving up on wall-clock time.
+        let died = await session.play(for: .milliseconds(Int64((duration * 1.1 + 15) * 1000)))
         let stopReason = stopper.reason
         await session.stop()
         let summary = recorder.finish()
@@ -107,7 +110,7 @@ struct RecordCommand: AsyncParsableCommand {
             Self.fail("the stream ended early: \(died.message)")
         }
         if summary.videoFrames == 0 {
-            Self.fail("no keyframe arrived from \(target.redacted) in \(String(format: "%g", duration)) s, so nothing was recorded: the camera's keyframe interval may be longer than the recording")
+            Self.fail("no keyframe arrived from \(target.redacted) in \(String(format: "%.0f", duration * 1.1 + 15)) s, so nothing was recorded: check the camera's keyframe (I-frame) interval setting")
         }
     }
 
@@ -129,7 +132,7 @@ struct RecordCommand: AsyncParsableCommand {
 }
 
 /// Why a recording stopped before its duration.
-enum StopReason: Sendable { case interrupted, writeFailed }
+enum StopReason: Sendable { case complete, interrupted, writeFailed }
 
 /// Stops the session from a signal handler or the event loop, once.
 final class SessionStopper: Sendable {

@@ -26,6 +26,8 @@ Tests, in order (each needs the ones before it where it uses their cameras):
                        plays again, without a page reload
   fullscreen           a click opens the full-screen view (main stream) that plays; Esc returns
   offscreen_pause      cells scrolled out of view pause their streams and resume when seen again
+  keyboard             A opens the form, arrows move focus, F opens full screen, Esc closes,
+                       Shift+arrow moves a camera (saved), ? lists the shortcuts
 
 Prints PASS/FAIL/SKIP per test and "N passed, N failed, N skipped"; exits 1 when any failed.
 Needs Debian's chromium, chromium-driver, python3-selenium and python3-pil. Talks to loopback only.
@@ -39,6 +41,7 @@ import tempfile
 import time
 import traceback
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from watchbox_page import Failure, WatchBoxPage, set_viewport, start_chromium, wait_until  # noqa: E402
@@ -230,12 +233,52 @@ class Suite:
         finally:
             set_viewport(self.driver, 1280, 800)
 
+    def test_keyboard(self):
+        self.need_cameras()
+        from selenium.webdriver.common.action_chains import ActionChains
+        from selenium.webdriver.common.keys import Keys
+
+        def press(*keys, shift=False):
+            chain = ActionChains(self.driver)
+            if shift:
+                chain.key_down(Keys.SHIFT)
+            for key in keys:
+                chain.send_keys(key)
+            if shift:
+                chain.key_up(Keys.SHIFT)
+            chain.perform()
+
+        self.page.open()
+        press("a")
+        wait_until("A to open the add-camera form", self.page.dialog_open)
+        press(Keys.ESCAPE)
+        wait_until("Esc to close the form", lambda: not self.page.dialog_open())
+        # The cells come from the API after the page loads: wait for them before using the arrows.
+        order = wait_until("the cameras to be listed", lambda: self.page.order() or None)
+        press(Keys.ARROW_RIGHT)
+        wait_until("an arrow to focus the first camera",
+                   lambda: self.page.js("return document.activeElement.dataset.cameraId") == order[0])
+        press("f")
+        wait_until("F to open the focused camera full screen",
+                   lambda: self.page.viewer_open() and self.page.js("return window.watchbox.viewer.camera.id") == order[0])
+        press(Keys.ESCAPE)
+        wait_until("Esc to close full screen", lambda: not self.page.viewer_open())
+        press(Keys.ARROW_RIGHT, shift=True)
+        moved = wait_until("Shift+→ to move the camera", lambda: (lambda o: o if o[1] == order[0] else None)(self.page.order()))
+        wait_until("the server to save the order", lambda: self.page.api_order() == moved)
+        press(Keys.ARROW_LEFT, shift=True)
+        wait_until("Shift+← to move it back", lambda: self.page.order() == order)
+        wait_until("the server to save the order", lambda: self.page.api_order() == order)
+        press("?")
+        wait_until("? to list the shortcuts", lambda: self.page.js("return document.getElementById('shortcuts-dialog').open"))
+        press(Keys.ESCAPE)
+
     # ----- runner -----
 
     def run(self, only):
         names = [name for name in dir(self) if name.startswith("test_")]
         order = ["empty_state", "form_validation", "add_cameras", "all_play", "screenshot_not_blank", "low_latency",
-                 "drag_reorder", "wrong_password", "reconnect", "fullscreen", "offscreen_pause"]
+                 "drag_reorder", "wrong_password", "reconnect", "fullscreen", "offscreen_pause", "keyboard"]
         names = ["test_" + name for name in order if "test_" + name in names]
         if only:
             names = [name for name in names if name[5:] in only or name in only]

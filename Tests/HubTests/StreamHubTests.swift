@@ -93,6 +93,37 @@ struct StreamHubTests {
         await hub.shutdown()
     }
 
+    @Test func aViewerOfAStreamRestartedAfterIdlingGetsAnInitSegmentFirst() async throws {
+        let hub = hub(grace: .milliseconds(100))
+        let camera = UUID()
+        let upstream = CountingUpstream(fastDemo())
+        await hub.register(cameraID: camera, upstreams: [.main: upstream], isActive: true)
+        let first = try hub.watch(cameraID: camera)
+        let firstReader = ViewerReader(first)
+        #expect(await eventually { firstReader.value.fragments > 5 })
+        first.close()
+        #expect(await eventually(timeout: .seconds(3)) { upstream.active == 0 })
+        // Joins while idle: the stream restarts for it.
+        let second = ViewerReader(try hub.watch(cameraID: camera))
+        #expect(await eventually { second.value.fragments > 5 })
+        #expect(second.value.order.first == "init", "\(second.value.order)")
+        #expect(second.value.firstFragmentIsKeyframe == true)
+        #expect(upstream.runs == 2)
+        await hub.shutdown()
+    }
+
+    @Test func frameRateIsMeasuredOnTheStreamClock() async throws {
+        let hub = hub()
+        let camera = UUID()
+        // 100 frames a second of a clip stamped at 100 fps: the rate is what the stream says.
+        await hub.register(cameraID: camera, upstreams: [.main: fastDemo(frameRate: 100)], isActive: true)
+        let reader = ViewerReader(try hub.watch(cameraID: camera))
+        #expect(await eventually { reader.value.fragments > 150 })
+        let fps = try #require(hub.status(cameraID: camera).fps)
+        #expect(abs(fps - 100) < 2, "\(fps)")
+        await hub.shutdown()
+    }
+
     @Test func theUpstreamLimitQueuesCamerasAndStartsThemWhenASlotFrees() async throws {
         let hub = hub(maxUpstreams: 1, grace: .milliseconds(100))
         let a = UUID(), b = UUID()

@@ -259,6 +259,14 @@ struct FragmentedMP4MuxerTests {
         expected += [0, 0, 0, 4] + slice
         #expect(data == expected)
 
+        // A unit of nothing but the known parameter sets is no sample.
+        var muxer = try FragmentedMP4Muxer(video: format, policy: .everyFrame)
+        _ = muxer.appendVideo(TestFormats.unit(keyframe: true), timestamp: 0)
+        let parameterSetsOnly = AccessUnit(codec: .h264, nalUnits: format.parameterSets.map { ByteBuffer(bytes: $0) },
+                                           isKeyframe: false, rtpTimestamp: 0)
+        #expect(muxer.appendVideo(parameterSetsOnly, timestamp: 3600).isEmpty)
+        #expect(muxer.statistics.skippedEmptyUnits == 1)
+
         let hevc = try VideoStream.fixture("h265_main.h265", codec: .h265)
         let key = try #require(hevc.units.first)
         let hevcData = FragmentedMP4Muxer.sampleData(key, format: hevc.format).bytes

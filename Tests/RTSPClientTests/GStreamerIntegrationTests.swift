@@ -35,7 +35,7 @@ func collect(_ url: String, configuration: RTSPClientConfiguration = RTSPClientC
                 s.frames += 1
                 if frame.isKeyframe { s.keyframes += 1 }
                 s.timestamps.append(frame.timestamp)
-            case .audioFormat(let format, _):
+            case .audioFormat(let format, _, _):
                 s.audioFormat = format
             case .audio(let sample):
                 s.audioFrames += 1

@@ -20,7 +20,7 @@ struct LiveAndSecretsTests {
             var binaries: [ByteBuffer] = []
         }
         let seen = NIOLockedValueBox(Seen())
-        try await test.application.test(.live) { client in
+        _ = try await test.application.test(.live) { client in
             try await client.ws("/api/cameras/\(id.uuidString)/live") { inbound, _, _ in
                 for try await message in inbound.messages(maxSize: 8 << 20) {
                     let done = seen.withLockedValue { s -> Bool in

@@ -40,7 +40,7 @@ import Testing
             #expect(chmod(path, mode_t(mode)) == 0)
             let error = await storeError { _ = try SecretBox.load(dataDirectory: directory, environment: Self.noEnvironment) }
             #expect(error?.kind == .secret)
-            #expect(error?.description.contains("has mode \(String(mode, radix: 8))") == true)
+            #expect(error?.description.contains("has mode 0\(String(mode, radix: 8)),") == true)
             #expect(error?.description.contains("chmod 600 \(path)") == true)
         }
     }

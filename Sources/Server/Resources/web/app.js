@@ -296,6 +296,8 @@ document.addEventListener('keydown', (event) => {
   const typing = event.target.closest?.('input, textarea, select, [contenteditable="true"]');
   if (typing) return;
   const key = event.key;
+  // Enter and Space on a button belong to the button.
+  if ((key === 'Enter' || key === ' ') && event.target.closest?.('button, a, summary')) return;
 
   if (viewer.isOpen) {
     if (key === 'Escape') closeViewer();
@@ -369,14 +371,10 @@ function setConnected(connected) {
     $('#offline').hidden = true;
     if (disconnected) scheduleRefresh(); // things may have changed while we were away
     disconnected = false;
-    requestAnimationFrame(() => grid.layout());
   } else if (!disconnected) {
     disconnected = true;
     // A blip is not worth a banner; a few seconds without the server is.
-    offlineTimer = setTimeout(() => {
-      $('#offline').hidden = false;
-      grid.layout();
-    }, 2500);
+    offlineTimer = setTimeout(() => { $('#offline').hidden = false; }, 2500);
   }
 }
 

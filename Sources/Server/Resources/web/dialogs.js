@@ -4,7 +4,7 @@
 import { api, APIError } from './api.js';
 import { icon } from './icons.js';
 import { canPlay } from './player.js';
-import { codecName } from './status.js';
+import { codecName, sentence } from './status.js';
 
 const $ = (root, selector) => root.querySelector(selector);
 
@@ -246,6 +246,7 @@ export class CameraDialog {
     box.hidden = false;
     box.dataset.tone = 'busy';
     box.innerHTML = `<span class="spinner small" aria-hidden="true"></span><div><strong>Connecting to the camera…</strong><p>This takes up to 10 seconds.</p></div>`;
+    box.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
     try {
       // An unchanged saved camera is probed with its saved password, which the browser never sees.
       const unchanged = this.camera && !fields.password && !this.removePassword &&
@@ -285,7 +286,8 @@ export class CameraDialog {
       };
       box.innerHTML = `${icon('alert', 'result-icon')}<div><strong>Couldn’t connect</strong><p class="result-error"></p>` +
         `${hints[result.state] ? `<p class="result-hint">${hints[result.state]}</p>` : ''}</div>`;
-      $(box, '.result-error').textContent = result.error || 'The camera did not answer.';
+      $(box, '.result-error').textContent = sentence(result.error) || 'The camera did not answer.';
+      box.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
       return;
     }
     const chips = [];
@@ -315,6 +317,7 @@ export class CameraDialog {
       list.append(item);
     }
     $(box, '.result-server').textContent = result.server ? `Server: ${result.server}` : '';
+    box.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
   }
 
   clearTest() {
@@ -339,7 +342,7 @@ export class CameraDialog {
     } else {
       const banner = $(this.dialog, '.form-error');
       banner.hidden = false;
-      banner.querySelector('span').textContent = error.message;
+      banner.querySelector('span').textContent = sentence(error.message);
     }
   }
 
@@ -348,7 +351,7 @@ export class CameraDialog {
     const slot = $(this.dialog, `[data-error-for="${field}"]`);
     if (input?.setAttribute) input.setAttribute('aria-invalid', 'true');
     if (slot) {
-      slot.textContent = message;
+      slot.textContent = sentence(message);
       slot.hidden = false;
       slot.classList.remove('hint');
     } else {
@@ -508,7 +511,7 @@ export function toast(message, tone = 'info') {
   item.className = `toast toast-${tone}`;
   item.setAttribute('role', tone === 'bad' ? 'alert' : 'status');
   item.innerHTML = `${icon(tone === 'bad' ? 'alert' : tone === 'good' ? 'check' : 'info')}<span></span>`;
-  item.querySelector('span').textContent = message;
+  item.querySelector('span').textContent = tone === 'bad' ? sentence(message) : message;
   region.append(item);
   while (region.children.length > 3) region.firstElementChild.remove();
   setTimeout(() => {

@@ -110,7 +110,10 @@ class Cell {
 
     this.player = new LivePlayer(this.video, {
       url: liveURL(camera.id),
-      onState: () => this.render(),
+      onState: () => {
+        this.render();
+        this.grid.onStatusChange?.();
+      },
       onStatus: (status) => this.setStatus(status),
       onInit: () => this.render(),
     });
@@ -277,8 +280,7 @@ export class Grid {
     const style = getComputedStyle(container);
     const width = container.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
     const header = document.querySelector('.topbar')?.getBoundingClientRect().height ?? 0;
-    const banners = [...document.querySelectorAll('.banner')].reduce((sum, el) => sum + el.offsetHeight, 0);
-    const height = window.innerHeight - header - banners - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+    const height = window.innerHeight - header - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
     const { columns, cellWidth, gap } = gridLayout(count, width, height);
     this.columns = columns;
     this.root.style.setProperty('--columns', String(columns));
@@ -412,7 +414,12 @@ export class Grid {
     cell.el.classList.add('dragging');
     this.root.classList.add('is-dragging');
     document.documentElement.classList.add('is-dragging');
-    if (press.type !== 'mouse') navigator.vibrate?.(10);
+    if (press.type !== 'mouse' && navigator.userActivation?.hasBeenActive) navigator.vibrate?.(10);
+    // Where the cell will land: a dashed slot that follows it through the grid.
+    this.slot = document.createElement('div');
+    this.slot.className = 'drop-slot';
+    this.slot.setAttribute('aria-hidden', 'true');
+    document.body.append(this.slot);
     this.moveDrag();
   }
 
@@ -441,6 +448,10 @@ export class Grid {
     const left = drag.x - drag.grabX - (gridRect.left + el.offsetLeft);
     const top = drag.y - drag.grabY - (gridRect.top + el.offsetTop);
     el.style.transform = `translate(${left}px, ${top}px) scale(1.03)`;
+    Object.assign(this.slot.style, {
+      left: `${gridRect.left + el.offsetLeft}px`, top: `${gridRect.top + el.offsetTop}px`,
+      width: `${el.offsetWidth}px`, height: `${el.offsetHeight}px`,
+    });
     // Near the window's top or bottom edge the page scrolls, so a cell can travel anywhere.
     const edge = 64;
     drag.scroll = drag.y < edge ? -Math.ceil((edge - drag.y) / 6) : drag.y > innerHeight - edge ? Math.ceil((drag.y - innerHeight + edge) / 6) : 0;
@@ -478,6 +489,8 @@ export class Grid {
     this.drag = null;
     cancelAnimationFrame(drag.frame);
     const el = drag.cell.el;
+    this.slot?.remove();
+    this.slot = null;
     el.classList.remove('dragging');
     el.classList.add('settling');
     el.style.transform = '';

@@ -118,6 +118,8 @@ export class LivePlayer {
     this.pendingInit = null;
     this.needKeyframe = true;
     this.quotaHits = 0;
+    this.orphans = 0;
+    this.reopens = 0;
     this.lastTime = 0;
     this.lastProgress = 0;
     this.timers = { retry: 0, close: 0, tick: 0 };
@@ -215,6 +217,7 @@ export class LivePlayer {
     ws.binaryType = 'arraybuffer';
     this.ws = ws;
     this.pendingInit = null;
+    this.orphans = 0;
     ws.addEventListener('open', () => {
       if (this.ws === ws && this.state === 'connecting') this.setState('waiting');
     });
@@ -231,6 +234,16 @@ export class LivePlayer {
         this.scheduleRetry();
       }
     });
+  }
+
+  /** Opens a new socket without telling the viewer the connection dropped (it did not). */
+  reopen() {
+    this.orphans = 0;
+    this.closeSocket();
+    clearTimeout(this.timers.retry);
+    const delay = backoff[Math.min(this.reopens, backoff.length - 1)];
+    this.reopens += 1;
+    this.timers.retry = setTimeout(() => this.connect(), delay);
   }
 
   scheduleRetry(fixedDelay) {
@@ -276,10 +289,16 @@ export class LivePlayer {
       const info = this.pendingInit;
       this.pendingInit = null;
       this.retries = 0;
+      this.reopens = 0;
       this.applyInit(info, bytes);
       return;
     }
-    if (this.paused || !this.mimeType) return;
+    if (!this.mimeType) {
+      // Video before any init message cannot be decoded: ask again, and the answer starts with one.
+      if (!this.paused && this.state !== 'unsupported' && ++this.orphans >= 5) this.reopen();
+      return;
+    }
+    if (this.paused) return;
     if (this.needKeyframe) {
       if (!startsWithKeyframe(bytes)) return;
       this.needKeyframe = false;

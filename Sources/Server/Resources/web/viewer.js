@@ -20,7 +20,7 @@ export class Viewer {
     this.veil = root.querySelector('.viewer-veil');
     this.nameEl = root.querySelector('.viewer-name');
     this.labelEl = root.querySelector('.viewer-label');
-    this.statsEl = root.querySelector('.viewer-stats');
+    this.statsEls = root.querySelectorAll('.viewer-stats');
     this.poster = root.querySelector('.viewer-poster');
     this.idleTimer = 0;
 
@@ -125,9 +125,9 @@ export class Viewer {
     this.root.classList.remove('idle');
     clearTimeout(this.idleTimer);
     this.idleTimer = setTimeout(() => {
-      if (this.root.dataset.state === 'live' && !this.root.contains(document.activeElement?.closest?.('.viewer-bar button:focus-visible'))) {
-        this.root.classList.add('idle');
-      }
+      // Controls stay while something is wrong (the message matters) or a key moved focus to them.
+      const keyboardFocus = this.root.querySelector('.viewer-bar :focus-visible, .viewer-nav:focus-visible');
+      if (this.root.dataset.state === 'live' && !keyboardFocus) this.root.classList.add('idle');
     }, 3000);
   }
 
@@ -138,7 +138,8 @@ export class Viewer {
     this.root.dataset.tone = view.tone;
     this.nameEl.textContent = this.camera.name;
     this.labelEl.textContent = view.label;
-    this.statsEl.textContent = view.key === 'live' ? statsLine(this.status, this.player?.info) : '';
+    const stats = view.key === 'live' ? statsLine(this.status, this.player?.info) : '';
+    for (const element of this.statsEls) element.textContent = stats;
     renderVeil(this.veil, view, actionLabels);
   }
 }
