@@ -81,7 +81,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Resources/web")]),
         .executableTarget(name: "watchbox", dependencies: [
-            "Server", "Hub", "Store", "RTSPClient", "RTSPCore", "H26x",
+            "Server", "Hub", "Store", "RTSPClient", "RTSPCore", "H26x", "AAC",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -92,7 +92,7 @@ def api(base, method, path, body=None):
 
 
 async def viewer(base, camera, counts, stop):
-    async with websockets.connect(f"ws://{base}/api/cameras/{camera}/live", max_size=None) as ws:
+    async with websockets.connect(f"ws://{base}/api/cameras/{camera}/live", max_size=None, max_queue=None) as ws:
         while not stop.is_set():
             try:
                 message = await asyncio.wait_for(ws.recv(), 1)
@@ -159,7 +159,7 @@ async def measure_join(binary, rtsp_port, joins):
         samples = []
         for _ in range(joins):
             started = time.monotonic()
-            async with websockets.connect(f"ws://{base}/api/cameras/{camera}/live", max_size=None) as ws:
+            async with websockets.connect(f"ws://{base}/api/cameras/{camera}/live", max_size=None, max_queue=None) as ws:
                 binaries = 0
                 while True:
                     message = await ws.recv()

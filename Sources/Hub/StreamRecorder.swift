@@ -21,6 +21,8 @@ public struct RecordingSummary: Sendable, Codable, Equatable {
     public var width: Int?
     public var height: Int?
     public var audioCodec: String?
+    /// An audio track the camera sends that is not in the file (G.711, Opus…), in words.
+    public var unrecordedAudio: String?
     /// The MIME type with RFC 6381 codecs, for `MediaSource.isTypeSupported`.
     public var mimeType: String?
     /// Frames received before the first keyframe (a recording starts at a keyframe).
@@ -138,6 +140,11 @@ public final class StreamRecorder: @unchecked Sendable {
     }
 
     public var summary: RecordingSummary { state.withLockedValue { $0.summary } }
+
+    /// Says which audio track of the session is left out of the recording (its codec is not muxed yet).
+    public func noteUnrecordedAudio(_ description: String) {
+        state.withLockedValue { $0.summary.unrecordedAudio = description }
+    }
 
     // MARK: - Events
 

@@ -65,22 +65,26 @@ func id(_ context: WatchBoxRequestContext, _ name: String = "id") throws -> UUID
     return id
 }
 
-/// JSON body → value, or 400 saying what is wrong with it.
+/// JSON body → value, or 400 saying what is wrong with it (naming the field when it is one field).
 func decode<T: Decodable>(_ type: T.Type, _ request: Request, _ context: WatchBoxRequestContext) async throws -> T {
+    let body: ByteBuffer
     do {
-        return try await request.decode(as: type, context: context)
+        body = try await request.body.collect(upTo: context.maxUploadSize)
+    } catch {
+        throw APIError(.contentTooLarge, "the request body is larger than \(context.maxUploadSize / 1024) KiB")
+    }
+    do {
+        return try context.requestDecoder.decode(type, from: Data(body.readableBytesView))
     } catch let error as DecodingError {
         switch error {
-        case .typeMismatch(_, let where_), .valueNotFound(_, let where_):
-            let field = where_.codingPath.map(\.stringValue).joined(separator: ".")
+        case .typeMismatch(_, let place), .valueNotFound(_, let place):
+            let field = place.codingPath.map(\.stringValue).joined(separator: ".")
             throw APIError.badRequest("\(field) has the wrong type", field: field)
         case .keyNotFound(let key, _):
             throw APIError.badRequest("\(key.stringValue) is missing", field: key.stringValue)
         default:
-            throw APIError.badRequest("the body is not valid JSON")
+            throw APIError.badRequest("the body is not valid JSON: send an object like {\"name\": \"Front door\", \"rtspURL\": \"rtsp://…\"}")
         }
-    } catch let error as HTTPError {
-        throw APIError(error.status, error.body ?? "the body could not be read")
     }
 }
 

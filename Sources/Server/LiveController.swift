@@ -63,23 +63,12 @@ struct LiveController: Sendable {
         }
     }
 
+    /// Server → browser in a task of its own, browser → server here. The handler returns as soon as the
+    /// browser closes, without waiting for a write that may be parked behind the closing socket (it fails
+    /// when the connection closes).
     private func pump(viewer: Viewer, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            // Browser → server: pause/resume; the socket closing ends the viewer.
-            group.addTask {
-                for try await message in inbound.messages(maxSize: 4096) {
-                    guard case .text(let body) = message,
-                          let command = try? JSONDecoder().decode([String: String].self, from: Data(body.utf8)) else { continue }
-                    switch command["type"] {
-                    case "pause": viewer.pause()
-                    case "resume": viewer.resume()
-                    default: break
-                    }
-                }
-                viewer.close()
-            }
-            // Server → browser: whatever the viewer's queue hands out, as fast as the socket takes it.
-            group.addTask {
+        let writer = Task {
+            do {
                 while let message = await viewer.next() {
                     switch message {
                     case .initialization(let segment, let mimeType, let format):
@@ -92,10 +81,25 @@ struct LiveController: Sendable {
                         try await outbound.write(.text(text(Message(type: "status", status: status))))
                     }
                 }
+                // The viewer ended on our side (camera removed, server stopping): close the socket.
+                try await outbound.close(.goingAway, reason: "stream ended")
+            } catch {
+                viewer.close()
             }
-            _ = try await group.next()
+        }
+        defer {
             viewer.close()
-            group.cancelAll()
+            writer.cancel()
+        }
+        // Browser → server: pause/resume; the socket closing ends the viewer.
+        for try await message in inbound.messages(maxSize: 4096) {
+            guard case .text(let body) = message,
+                  let command = try? JSONDecoder().decode([String: String].self, from: Data(body.utf8)) else { continue }
+            switch command["type"] {
+            case "pause": viewer.pause()
+            case "resume": viewer.resume()
+            default: break
+            }
         }
     }
 }

@@ -1,3 +1,4 @@
+import AAC
 import ArgumentParser
 import Dispatch
 import Foundation
@@ -87,6 +88,16 @@ struct RecordCommand: AsyncParsableCommand {
             Self.fail(error.message)
         }
         stopper.attach(session)
+        if let info = await session.info {
+            // An audio track we do not set up (G.711, Opus…) is named, not silently dropped.
+            let setUp = Set(info.tracks.map(\.mediaIndex))
+            for (index, media) in info.sessionDescription.media.enumerated()
+            where media.type.lowercased() == "audio" && !setUp.contains(index) {
+                let name = AudioCodec.displayName(encodingName: media.encodingName, payloadType: media.payloadType ?? 255)
+                recorder.noteUnrecordedAudio("\(name): recognised, not recorded yet (WatchBox muxes AAC audio only)")
+                break
+            }
+        }
         if !json {
             FileHandle.standardError.write(Data("recording \(target.redacted) to \(output) for \(String(format: "%g", duration)) s (Ctrl-C stops early)\n".utf8))
         }
@@ -121,7 +132,8 @@ struct RecordCommand: AsyncParsableCommand {
         if let codec = summary.videoCodec, let width = summary.width, let height = summary.height {
             lines.append("video:      \(codec.uppercased()) \(width)x\(height), \(summary.videoFrames) frames (\(summary.keyframes) keyframes)")
         }
-        lines.append("audio:      " + (summary.audioCodec.map { "\($0.uppercased()), \(summary.audioFrames) frames" } ?? "none"))
+        lines.append("audio:      " + (summary.audioCodec.map { "\($0.uppercased()), \(summary.audioFrames) frames" }
+            ?? summary.unrecordedAudio ?? "none"))
         lines.append("duration:   \(String(format: "%.2f", summary.durationSeconds)) s in \(summary.fragments) fragments")
         lines.append("size:       \(summary.bytes) bytes")
         if summary.skippedBeforeKeyframe > 0 {

@@ -81,7 +81,20 @@ def main():
                    "--break-camera", "Drive", "--break-command", f"kill -9 {drive.pid}",
                    "--restore-command", restore,
                    "--size", f"{SIZE[0]}x{SIZE[1]}", "--screenshots", args.artifacts]
-        return subprocess.run(command).returncode
+        status = subprocess.run(command).returncode
+        # SIGTERM stops the server cleanly: viewers closed, camera sessions torn down, exit status 0.
+        started = time.monotonic()
+        server.send_signal(signal.SIGTERM)
+        try:
+            code = server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            print("FAIL shutdown: watchbox serve did not stop within 15 s of SIGTERM", flush=True)
+            return 1
+        if code != 0:
+            print(f"FAIL shutdown: watchbox serve exited with status {code} after SIGTERM", flush=True)
+            return 1
+        print(f"PASS shutdown: SIGTERM stopped watchbox serve in {time.monotonic() - started:.1f} s", flush=True)
+        return status
     finally:
         if server and server.poll() is None:
             server.send_signal(signal.SIGTERM)

@@ -54,8 +54,9 @@ def parse_arguments(argv):
     parser.add_argument("--fps", type=int, default=25, help="frames per second (default 25)")
     parser.add_argument("--key-int", type=int, default=50, help="frames between keyframes (default 50)")
     parser.add_argument("--bitrate", type=int, default=2048, help="encoder bitrate in kbit/s (default 2048)")
-    parser.add_argument("--audio", choices=["none", "aac"], default="none",
-                        help="aac adds a 440 Hz tone, MPEG4-GENERIC payload type 97 (default none)")
+    parser.add_argument("--audio", choices=["none", "aac", "pcmu"], default="none",
+                        help="aac adds a 440 Hz tone, MPEG4-GENERIC payload type 97; pcmu the same tone as "
+                             "G.711 µ-law, static payload type 0 (default none)")
     parser.add_argument("--auth", choices=["none", "basic", "digest"], default="none",
                         help="require these credentials (default none)")
     parser.add_argument("--user", default="user", help="user name for --auth (default user)")
@@ -238,7 +239,11 @@ def file_source(args):
             f"! {payloader} name=pay0 pt=96 config-interval=0")
 
 
-def audio_branch():
+def audio_branch(codec):
+    if codec == "pcmu":
+        return ("audiotestsrc is-live=true wave=sine freq=440 "
+                "! audioconvert ! audioresample ! audio/x-raw,rate=8000,channels=1 "
+                "! mulawenc ! rtppcmupay pt=0 name=pay1")
     return ("audiotestsrc is-live=true wave=sine freq=440 "
             "! audioconvert ! audioresample ! audio/x-raw,rate=48000,channels=1 "
             "! avenc_aac ! rtpmp4gpay pt=97 name=pay1")
@@ -247,8 +252,8 @@ def audio_branch():
 def launch_line(args):
     video = file_source(args) if args.file else video_encoder(args)
     branches = [video]
-    if args.audio == "aac":
-        branches.append(audio_branch())
+    if args.audio != "none":
+        branches.append(audio_branch(args.audio))
     return "( " + " ".join(branches) + " )"
 
 

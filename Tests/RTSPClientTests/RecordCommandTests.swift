@@ -47,6 +47,22 @@ struct RecordCommandTests {
         #expect(try FFProbeResult.decodeErrors(file) == "")
     }
 
+    @Test func g711AudioIsNamedAndLeftOutWithoutBreakingVideo() throws {
+        let server = try PeerRTSPServer(["--width", "320", "--height", "240", "--key-int", "25", "--audio", "pcmu"])
+        defer { server.stop() }
+        let file = try temporaryDirectory().appendingPathComponent("g711.mp4").path
+        let result = try record(server, seconds: 4, file: file)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("G.711"), "\(result.stdout)")
+        #expect(result.stdout.contains("not recorded yet"))
+        let probe = try FFProbeResult(file: file)
+        #expect(probe.audio == nil)
+        #expect(abs((probe.video?.frames ?? 0) - 100) <= 2)
+        let probed = try runCommand(watchboxExecutable, ["probe", server.url(), "--duration", "2"])
+        #expect(probed.status == 0)
+        #expect(probed.stdout.contains("G.711"), "\(probed.stdout)")
+    }
+
     @Test(.enabled(if: chromiumAvailable, "needs chromium, chromium-driver and python3-selenium"))
     func theFilePlaysInChromiumThroughMediaSourceExtensions() throws {
         let server = try PeerRTSPServer(["--width", "640", "--height", "360", "--key-int", "25", "--audio", "aac"])

@@ -63,7 +63,7 @@ struct LiveAndSecretsTests {
         let test = try await TestServer.make(demo: true)
         try await test.application.test(.live) { client in
             let port = try #require(client.port)
-            let text = try readHTTPStream(port: port, path: "/api/events", until: "event: snapshot", timeout: 5)
+            let text = try readHTTPStream(port: port, path: "/api/events", until: "event: snapshot", timeout: 20)
             #expect(text.contains("text/event-stream"))
             #expect(text.contains("event: snapshot"))
         }
@@ -123,7 +123,7 @@ func readHTTPStream(port: Int, path: String, until marker: String, timeout: Doub
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
     guard connected == 0 else { throw PeerError(message: "cannot connect to 127.0.0.1:\(port)") }
-    var tv = timeval(tv_sec: Int(timeout), tv_usec: 0)
+    var tv = timeval(tv_sec: 1, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
     let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"
     _ = request.withCString { send(fd, $0, strlen($0), 0) }
@@ -132,6 +132,7 @@ func readHTTPStream(port: Int, path: String, until marker: String, timeout: Doub
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
         let count = recv(fd, &buffer, buffer.count, 0)
+        if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) { continue }
         if count <= 0 { break }
         received.append(contentsOf: buffer[0..<count])
         if String(decoding: received, as: UTF8.self).contains(marker) { break }

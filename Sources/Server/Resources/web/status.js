@@ -36,7 +36,8 @@ export function statsLine(status, info) {
 export function sentence(text) {
   const trimmed = String(text || '').trim();
   if (!trimmed) return '';
-  const capital = trimmed[0].toUpperCase() + trimmed.slice(1);
+  // A message that starts with an address ("rtsp://…") keeps it as written.
+  const capital = /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : trimmed[0].toUpperCase() + trimmed.slice(1);
   return /[.!?…]$/.test(capital) ? capital : `${capital}.`;
 }
 
