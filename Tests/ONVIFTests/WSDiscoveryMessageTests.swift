@@ -1,0 +1,67 @@
+import XCTest
+@testable import ONVIF
+
+final class WSDiscoveryMessageTests: XCTestCase {
+    func testProbeIsAWellFormedNetworkVideoTransmitterProbe() throws {
+        let probe = WSDiscoveryProbe(messageID: "urn:uuid:1234")
+        let root = try XMLTreeParser.parse(probe.xml)
+        let header = root.child("Header", in: ONVIFNamespace.soapEnvelope)!
+        XCTAssertEqual(header.child("Action", in: ONVIFNamespace.addressing)?.text, WSDiscoveryProbe.probeAction)
+        XCTAssertEqual(header.child("MessageID", in: ONVIFNamespace.addressing)?.text, "urn:uuid:1234")
+        XCTAssertEqual(header.child("To", in: ONVIFNamespace.addressing)?.text, "urn:schemas-xmlsoap-org:ws:2005:04:discovery")
+        let types = root.first("Types", in: ONVIFNamespace.discovery)!
+        let resolved = types.resolveQName(types.text)
+        XCTAssertEqual(resolved.namespace, ONVIFNamespace.network)
+        XCTAssertEqual(resolved.localName, "NetworkVideoTransmitter")
+    }
+
+    func testHikvisionStyleProbeMatches() throws {
+        let message = try WSDiscoveryMessage.parse(try Fixture.data("hikvision/ProbeMatches.xml"), sourceAddress: "192.0.2.64")
+        guard case .probeMatches(let relatesTo, let matches) = message else { return XCTFail("\(message)") }
+        XCTAssertEqual(relatesTo, "urn:uuid:probe-1")
+        XCTAssertEqual(matches.count, 1)
+        let match = matches[0]
+        XCTAssertEqual(match.endpointReference, "urn:uuid:c54d2000-7d2a-11b5-8000-c42f90a1b2c3")
+        XCTAssertEqual(match.xAddrs, ["http://192.0.2.64/onvif/device_service", "http://[fe80::c62f:90ff:fea1:b2c3]/onvif/device_service"])
+        XCTAssertEqual(match.types, ["dn:NetworkVideoTransmitter", "tds:Device"])
+        XCTAssertEqual(match.name, "HIKVISION DS-2CD2032-I", "percent-decoded")
+        XCTAssertEqual(match.hardware, "DS-2CD2032-I")
+        XCTAssertEqual(match.location, "city/hangzhou")
+        XCTAssertEqual(match.metadataVersion, 10)
+        XCTAssertEqual(match.sourceAddress, "192.0.2.64")
+        XCTAssertEqual(match.scopes.count, 6)
+        XCTAssertTrue(WSDiscoveryMessage.isNetworkVideoTransmitter(match.types))
+    }
+
+    func testHelloAndByeWithOtherPrefixes() throws {
+        let hello = """
+        <SOAP-ENV:Envelope xmlns:SOAP-ENV="http://www.w3.org/2003/05/soap-envelope" xmlns:wsa="http://schemas.xmlsoap.org/ws/2004/08/addressing" xmlns:wsdd="http://schemas.xmlsoap.org/ws/2005/04/discovery" xmlns:tdn="http://www.onvif.org/ver10/network/wsdl"><SOAP-ENV:Header><wsa:Action>http://schemas.xmlsoap.org/ws/2005/04/discovery/Hello</wsa:Action></SOAP-ENV:Header><SOAP-ENV:Body><wsdd:Hello><wsa:EndpointReference><wsa:Address>urn:uuid:abc</wsa:Address></wsa:EndpointReference><wsdd:Types>tdn:NetworkVideoTransmitter</wsdd:Types><wsdd:Scopes>onvif://www.onvif.org/name/VIGI-C350 onvif://www.onvif.org/location/Hong%20Kong</wsdd:Scopes><wsdd:XAddrs>http://10.1.1.2:2020/onvif/device_service</wsdd:XAddrs><wsdd:MetadataVersion>1</wsdd:MetadataVersion></wsdd:Hello></SOAP-ENV:Body></SOAP-ENV:Envelope>
+        """
+        guard case .hello(let match) = try WSDiscoveryMessage.parse(Data(hello.utf8)) else { return XCTFail() }
+        XCTAssertEqual(match.name, "VIGI-C350")
+        XCTAssertEqual(match.location, "Hong Kong")
+        XCTAssertEqual(match.xAddrs, ["http://10.1.1.2:2020/onvif/device_service"])
+        let bye = hello.replacingOccurrences(of: "wsdd:Hello", with: "wsdd:Bye")
+        XCTAssertEqual(try WSDiscoveryMessage.parse(Data(bye.utf8)), .bye(endpointReference: "urn:uuid:abc"))
+        XCTAssertThrowsError(try WSDiscoveryMessage.parse(Data("garbage".utf8)))
+    }
+
+    func testCollectorDeduplicatesMergesAndIgnoresOtherProbesAnswers() {
+        var collector = WSDiscoveryCollector(probeMessageID: "urn:uuid:mine")
+        let a1 = WSDiscoveryMatch(endpointReference: "urn:uuid:a", xAddrs: ["http://10.0.0.1/onvif/device_service"], name: "A")
+        let a2 = WSDiscoveryMatch(endpointReference: "urn:uuid:a", xAddrs: ["http://10.0.0.1/onvif/device_service", "http://[fe80::1]/onvif/device_service"])
+        XCTAssertEqual(collector.absorb(.probeMatches(relatesTo: "urn:uuid:mine", matches: [a1])).count, 1)
+        XCTAssertEqual(collector.absorb(.probeMatches(relatesTo: "urn:uuid:mine", matches: [a1])).count, 0, "a repeat changes nothing")
+        XCTAssertEqual(collector.absorb(.probeMatches(relatesTo: nil, matches: [a2])).count, 1, "new XAddr merged")
+        XCTAssertEqual(collector.absorb(.probeMatches(relatesTo: "urn:uuid:someone-else", matches: [WSDiscoveryMatch(endpointReference: "urn:uuid:b")])).count, 0)
+        XCTAssertEqual(collector.absorb(.hello(WSDiscoveryMatch(endpointReference: "urn:uuid:c"))), [.hello(WSDiscoveryMatch(endpointReference: "urn:uuid:c"))])
+        XCTAssertEqual(collector.absorb(.bye(endpointReference: "urn:uuid:c")), [.bye("urn:uuid:c")])
+        XCTAssertEqual(collector.absorb(.bye(endpointReference: "urn:uuid:c")), [])
+        let result = collector.result
+        XCTAssertEqual(result.matches.count, 1)
+        XCTAssertEqual(result.matches[0].xAddrs.count, 2)
+        XCTAssertEqual(result.matches[0].name, "A")
+        XCTAssertEqual(result.hellos.map(\.endpointReference), ["urn:uuid:c"])
+        XCTAssertEqual(result.byes, ["urn:uuid:c"])
+    }
+}
