@@ -65,3 +65,17 @@ final class WSDiscoveryMessageTests: XCTestCase {
         XCTAssertEqual(result.byes, ["urn:uuid:c"])
     }
 }
+
+final class WSDiscoveryClientInputTests: XCTestCase {
+    /// An address no interface has is refused before any socket is opened (nothing is sent).
+    func testUnknownInterfaceAddressIsAClearError() async {
+        do {
+            _ = try await WSDiscoveryClient().probe(interfaceAddress: "203.0.113.77", timeout: .seconds(1), onEvent: nil)
+            XCTFail("probed from an address this host does not have")
+        } catch {
+            let message = "\(error)"
+            XCTAssertTrue(message.contains("no IPv4 interface has the address 203.0.113.77"), message)
+            XCTAssertTrue(message.contains("127.0.0.1"), "lists the addresses to pick from: \(message)")
+        }
+    }
+}
