@@ -28,6 +28,18 @@ final class ONVIFDeviceClientIntegrationTests: XCTestCase {
         XCTAssertEqual(report.deviceServiceURL, peer.deviceServiceURL)
     }
 
+    func testMedia2IsPreferredWhereOffered() async throws {
+        let peer = try ONVIFDevicePeer(vendor: "media2", mode: "wssecurity", skew: -42)
+        defer { peer.stop() }
+        let report = try await ONVIFDeviceClient(deviceServiceURL: peer.deviceServiceURL, username: "admin", password: "c0rrect-horse").query()
+        XCTAssertEqual(report.clockOffsetSeconds, -42, accuracy: 3)
+        XCTAssertEqual(report.profiles, [ONVIFMediaProfile(token: "profile_1_h264", name: "profile_1 h264", encoding: "H264",
+                                                           width: 2688, height: 1520, fps: 30,
+                                                           streamURI: "rtsp://127.0.0.1:8554/profile_1_h264",
+                                                           snapshotURI: "http://127.0.0.1:\(peer.port)/snapshot/profile_1_h264.jpg")])
+        XCTAssertNil(report.subProfile, "one profile: no sub stream")
+    }
+
     func testWrongPasswordIsAClearAuthenticationFailure() async throws {
         let peer = try ONVIFDevicePeer(vendor: "hikvision", mode: "wssecurity")
         defer { peer.stop() }
