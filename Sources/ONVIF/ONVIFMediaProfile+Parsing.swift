@@ -32,9 +32,15 @@ extension ONVIFMediaProfile {
         return (video.isEmpty ? all.map { $0.0 } : video).filter { !$0.token.isEmpty }
     }
 
+    /// Hikvision firmware streaming H.265 through Media1 (whose `tt:VideoEncoding` has no H265) says
+    /// `<tt:Encoding>H264</tt:Encoding>` and puts the real codec in a non-standard `encoding="H265"`
+    /// attribute on `tt:VideoEncoderConfiguration`; where that attribute is present it wins.
     private mutating func applyEncoder(_ encoder: XMLTreeElement) {
         if let raw = encoder.child("Encoding")?.trimmedText, !raw.isEmpty {
             encoding = Self.normalisedEncoding(raw)
+        }
+        if let vendor = encoder.attributes["encoding"]?.trimmingCharacters(in: .whitespaces), !vendor.isEmpty {
+            encoding = Self.normalisedEncoding(vendor)
         }
         if let resolution = encoder.child("Resolution") {
             width = resolution.child("Width").flatMap { Int($0.trimmedText) }

@@ -15,21 +15,23 @@ final class WSDiscoveryMessageTests: XCTestCase {
         XCTAssertEqual(resolved.localName, "NetworkVideoTransmitter")
     }
 
-    func testHikvisionStyleProbeMatches() throws {
-        let message = try WSDiscoveryMessage.parse(try Fixture.data("hikvision/ProbeMatches.xml"), sourceAddress: "192.0.2.64")
+    func testHikvisionProbeMatches() throws {
+        // A real Hikvision DS-2CD3955FWD-IWS answer: `env:` envelope, `wsadis:` addressing, `d:` discovery,
+        // a plain `uuid:` RelatesTo, one scope per Profile (Streaming and G), an IPv6 link-local XAddr.
+        let message = try WSDiscoveryMessage.parse(try Fixture.data("hikvision/ProbeMatches.xml"), sourceAddress: "192.168.0.218")
         guard case .probeMatches(let relatesTo, let matches) = message else { return XCTFail("\(message)") }
-        XCTAssertEqual(relatesTo, "urn:uuid:probe-1")
+        XCTAssertEqual(relatesTo, "uuid:bfe8bb88-03a2-4e1a-904a-59a7d2882649")
         XCTAssertEqual(matches.count, 1)
         let match = matches[0]
-        XCTAssertEqual(match.endpointReference, "urn:uuid:c54d2000-7d2a-11b5-8000-c42f90a1b2c3")
-        XCTAssertEqual(match.xAddrs, ["http://192.0.2.64/onvif/device_service", "http://[fe80::c62f:90ff:fea1:b2c3]/onvif/device_service"])
+        XCTAssertEqual(match.endpointReference, "urn:uuid:18ec6401-3aa0-11b5-83f6-b4a3820fd92d")
+        XCTAssertEqual(match.xAddrs, ["http://192.168.0.218/onvif/device_service", "http://[fe80::b6a3:82ff:fe0f:d92d]/onvif/device_service"])
         XCTAssertEqual(match.types, ["dn:NetworkVideoTransmitter", "tds:Device"])
-        XCTAssertEqual(match.name, "HIKVISION DS-2CD2032-I", "percent-decoded")
-        XCTAssertEqual(match.hardware, "DS-2CD2032-I")
+        XCTAssertEqual(match.name, "HIKVISION DS-2CD3955FWD-IWS", "percent-decoded")
+        XCTAssertEqual(match.hardware, "DS-2CD3955FWD-IWS")
         XCTAssertEqual(match.location, "city/hangzhou")
         XCTAssertEqual(match.metadataVersion, 10)
-        XCTAssertEqual(match.sourceAddress, "192.0.2.64")
-        XCTAssertEqual(match.scopes.count, 6)
+        XCTAssertEqual(match.sourceAddress, "192.168.0.218")
+        XCTAssertEqual(match.scopes.count, 8)
         XCTAssertTrue(WSDiscoveryMessage.isNetworkVideoTransmitter(match.types))
     }
 
