@@ -13,6 +13,14 @@ final class ResponseParserTests: XCTestCase {
         XCTAssertNil(ONVIFSystemDateAndTime(response: XMLTreeElement(namespace: "", localName: "GetSystemDateAndTimeResponse")))
     }
 
+    func testTapoSystemDateAndTimeWithAnOddlyClosedHeader() throws {
+        // A real TP-Link Tapo C500 answer: `SOAP-ENV:` envelope, pretty-printed body, `</SOAP-ENV:Header` with
+        // its `>` on the next line, and Hikvision's `hikwsd`/`hikxsd` namespaces declared though unused.
+        let time = try XCTUnwrap(ONVIFSystemDateAndTime(response: try Fixture.body("tplink_tapo_c500_get_system_date_and_time.xml")))
+        XCTAssertEqual(time.utc, Date(timeIntervalSince1970: 1_692_949_499))  // 2023-08-25T07:44:59Z, not the local 09:44:59
+        XCTAssertEqual(time.timeZone, "UTC+01:00")
+    }
+
     func testDeviceInformation() throws {
         let hikvision = ONVIFDeviceInformation(response: try Fixture.body("hikvision/GetDeviceInformation.xml"))
         XCTAssertEqual(hikvision.manufacturer, "HIKVISION")
