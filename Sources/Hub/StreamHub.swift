@@ -234,19 +234,21 @@ public final class StreamHub: Sendable {
             }
         } else {
             let grace = configuration.gracePeriod
-            state.withLockedValue { state in
+            let leftTheQueue = state.withLockedValue { state -> Bool in
                 if let index = state.pending.firstIndex(of: key) {
                     state.pending.remove(at: index)
-                    stream.setExternalState(.idle, message: nil)
-                    return
+                    return true
                 }
-                guard state.running.contains(key), state.stopTimers[key] == nil else { return }
+                guard state.running.contains(key), state.stopTimers[key] == nil else { return false }
                 state.stopTimers[key] = Task.detached { [weak self] in
                     try? await Task.sleep(for: grace)
                     guard !Task.isCancelled, let self else { return }
                     await self.stopIfUnused(key, stream: stream)
                 }
+                return false
             }
+            // Outside the lock: the new state is published, and publishing reads the hub's state.
+            if leftTheQueue { stream.setExternalState(.idle, message: nil) }
         }
     }
 
@@ -267,10 +269,14 @@ public final class StreamHub: Sendable {
         while true {
             let next = state.withLockedValue { state -> LiveStream? in
                 guard !state.shutDown, state.running.count < configuration.maxUpstreams, !state.pending.isEmpty else { return nil }
-                let key = state.pending.removeFirst()
-                guard let stream = state.cameras[key.cameraID]?.streams[key.variant], stream.hasDemand else { return nil }
-                state.running.insert(key)
-                return stream
+                // Skip queued streams nobody wants any more (their camera removed, their viewers gone).
+                while !state.pending.isEmpty {
+                    let key = state.pending.removeFirst()
+                    guard let stream = state.cameras[key.cameraID]?.streams[key.variant], stream.hasDemand else { continue }
+                    state.running.insert(key)
+                    return stream
+                }
+                return nil
             }
             guard let next else { return }
             next.start()

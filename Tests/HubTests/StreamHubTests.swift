@@ -1,6 +1,7 @@
 import Foundation
 import H26x
 @testable import Hub
+import NIOConcurrencyHelpers
 import NIOCore
 import RTSPClient
 import RTSPCore
@@ -137,6 +138,31 @@ struct StreamHubTests {
         #expect(hub.status(cameraID: b).message?.contains("--max-streams") == true)
         viewerA.close()
         #expect(await eventually { readerB.value.fragments > 0 }, "B starts once A's slot is free")
+        await hub.shutdown()
+    }
+
+    /// A viewer that gives up while its camera waits for a slot takes the camera out of the queue. (This
+    /// deadlocked once: the queued stream's state was published while the hub held its own lock.)
+    @Test func aViewerLeavingTheQueueReturnsItsCameraToIdleAndOthersStillStart() async throws {
+        let hub = hub(maxUpstreams: 1, grace: .milliseconds(100))
+        let a = UUID(), b = UUID(), c = UUID()
+        for camera in [a, b, c] { await hub.register(cameraID: camera, upstreams: [.main: fastDemo()], isActive: true) }
+        let viewerA = try hub.watch(cameraID: a)
+        let readerA = ViewerReader(viewerA)
+        #expect(await eventually { readerA.value.fragments > 0 })
+        let viewerB = try hub.watch(cameraID: b)
+        let readerC = ViewerReader(try hub.watch(cameraID: c))
+        #expect(await eventually { hub.status(cameraID: b).state == .limitReached && hub.status(cameraID: c).state == .limitReached })
+        let closed = NIOLockedValueBox(false)
+        Task.detached {
+            viewerB.close()
+            closed.withLockedValue { $0 = true }
+        }
+        #expect(await eventually { closed.withLockedValue { $0 } }, "closing a queued viewer returns")
+        #expect(await eventually { hub.status(cameraID: b).state == .idle })
+        viewerA.close()
+        #expect(await eventually { readerC.value.fragments > 0 }, "C, still queued, gets the free slot; B is skipped")
+        #expect(hub.status(cameraID: b).state == .idle)
         await hub.shutdown()
     }
 
