@@ -156,10 +156,12 @@ class Suite:
         time.sleep(0.3)
 
     def click(self, selector):
-        element = wait_until(selector, lambda: next((e for e in self.driver.find_elements(By.CSS_SELECTOR, selector)
-                                                     if e.is_displayed()), None))
-        element.click()
-        return element
+        def attempt():
+            element = next((e for e in self.driver.find_elements(By.CSS_SELECTOR, selector) if e.is_displayed()), None)
+            if element:
+                element.click()
+            return element
+        return wait_until(selector, attempt)
 
     def fill(self, name, value):
         field = self.driver.find_element(By.CSS_SELECTOR, '#plans-dialog [name="%s"]' % name)
@@ -277,15 +279,18 @@ class Suite:
         targets = {"Front": (0.2, 0.3), "Dock": (0.75, 0.8), "Server": (0.85, 0.25)}
         for name, (x, y) in targets.items():
             camera_id = self.ids[name]
-            item = self.driver.find_element(By.CSS_SELECTOR, '.plan-camera[data-camera-id="%s"]' % camera_id)
             left, top, width, height = self.image_rect()
             tx, ty = left + x * width, top + y * height
-            ir = self.js("const r = arguments[0].getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]", item)
+            ir = self.js("const r = document.querySelector('.plan-camera[data-camera-id=\"' + arguments[0] + '\"]').getBoundingClientRect();"
+                         "return [r.left + r.width / 2, r.top + r.height / 2]", camera_id)
+            # By coordinates, not by element: the list may be drawn again meanwhile (a status changed).
             actions = ActionChains(self.driver, duration=20)
-            actions.move_to_element(item).click_and_hold()
+            actions.w3c_actions.pointer_action.move_to_location(int(ir[0]), int(ir[1]))
+            actions.w3c_actions.pointer_action.pointer_down()
             for step in range(1, 11):
-                actions.move_by_offset((tx - ir[0]) / 10, (ty - ir[1]) / 10)
-            actions.release().perform()
+                actions.w3c_actions.pointer_action.move_to_location(int(ir[0] + (tx - ir[0]) * step / 10), int(ir[1] + (ty - ir[1]) * step / 10))
+            actions.w3c_actions.pointer_action.pointer_up()
+            actions.perform()
             wait_until("%s on the plan" % name, lambda: self.js(
                 "return window.watchbox.plans.current.placements.some(p => p.cameraID === arguments[0])", camera_id))
         # Fields of view: "Front" with the handles (turn to 135°, widen), the others with the sliders.
@@ -323,7 +328,10 @@ class Suite:
             ok = abs(f["direction"] - 135) < 4 and abs(f["fieldOfView"] - 120) < 6 and abs(f["range"] * 1600 * self.stage_scale() - radius) < 8 \
                 and d["direction"] == 40 and d["fieldOfView"] == 60 and s["direction"] == 25 and s["fieldOfView"] == 60
             return placements if ok else None
-        placements = wait_until("the server to hold the placements and their fields of view", saved, timeout=10)
+        try:
+            placements = wait_until("the server to hold the placements and their fields of view", saved, timeout=10)
+        except Failure:
+            raise Failure("the server holds %r (stage scale %.4f)" % (self.api("GET", "/api/plans/" + plan)["placements"], self.stage_scale()))
         for name, (x, y) in targets.items():
             p = placements[self.ids[name]]
             self.expect(abs(p["x"] - x) < 0.01 and abs(p["y"] - y) < 0.01, "%s saved at (%.3f, %.3f), put at (%.3f, %.3f)" % (name, p["x"], p["y"], x, y))
@@ -479,6 +487,7 @@ def main():
     parser.add_argument("--artifacts", default=os.path.join(ROOT, ".test-artifacts", "plans"))
     parser.add_argument("--only", default="")
     args = parser.parse_args()
+    args.artifacts = os.path.abspath(args.artifacts)
     os.makedirs(args.artifacts, exist_ok=True)
     data = tempfile.mkdtemp(prefix="watchbox-plans-")
     names = ["Front", "Dock", "Server"]

@@ -29,7 +29,9 @@ export function sectorPath(cx, cy, radius, direction, fieldOfView) {
 export class PlanStage {
   /** callbacks: onTap(placement, marker), onLongPress(placement), onMove(placement, fields), onDrop(cameraID, x, y),
    *  onSelect(placement|null) */
-  constructor(root, callbacks) {
+  constructor(host, callbacks) {
+    const root = document.createElement('div');
+    host.append(root);
     this.root = root;
     this.callbacks = callbacks;
     this.plan = null;
@@ -94,7 +96,8 @@ export class PlanStage {
     });
     this.resizeObserver = new ResizeObserver(() => {
       const size = this.viewSize();
-      if (this.lastSize && (size[0] !== this.lastSize[0] || size[1] !== this.lastSize[1]) && !this.userMoved) this.fitToView();
+      const changed = !this.lastSize || size[0] !== this.lastSize[0] || size[1] !== this.lastSize[1];
+      if (changed && size[0] && size[1] && !this.userMoved) this.fitToView();
       this.lastSize = size;
     });
     this.resizeObserver.observe(root);
@@ -177,42 +180,58 @@ export class PlanStage {
 
   // ----- drawing -----
 
+  /** Draws every placement, reusing the elements already there (a marker may be under a finger or focused). */
   renderAll() {
+    const oldMarkers = new Map([...this.markerLayer.children].map((m) => [m.dataset.placementId, m]));
+    const oldGroups = new Map([...this.svg.children].map((g) => [g.dataset.placementId, g]));
     const markers = [];
     const sectors = [];
     for (const p of this.placements) {
       const state = this.states.get(p.cameraID) || 'idle';
       const name = this.names.get(p.cameraID) || 'Camera';
-      const marker = document.createElement('button');
-      marker.type = 'button';
-      marker.className = 'marker';
-      marker.dataset.placementId = p.id;
+      let marker = oldMarkers.get(p.id);
+      if (!marker) {
+        marker = document.createElement('button');
+        marker.type = 'button';
+        marker.className = 'marker';
+        marker.dataset.placementId = p.id;
+        marker.innerHTML = '<span class="marker-dot"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M4 8.5A2.5 2.5 0 0 1 6.5 6h6A2.5 2.5 0 0 1 15 8.5v7a2.5 2.5 0 0 1-2.5 2.5h-6A2.5 2.5 0 0 1 4 15.5Z"/><path d="m15 10.5 5-3v9l-5-3"/></svg></span><span class="marker-label"></span>';
+      }
       marker.dataset.cameraId = p.cameraID;
-      marker.dataset.state = state;
+      if (marker.dataset.state !== state) marker.dataset.state = state;
       marker.setAttribute('aria-label', `${name}: ${stateLabels[state] || state}`);
-      marker.innerHTML = '<span class="marker-dot"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M4 8.5A2.5 2.5 0 0 1 6.5 6h6A2.5 2.5 0 0 1 15 8.5v7a2.5 2.5 0 0 1-2.5 2.5h-6A2.5 2.5 0 0 1 4 15.5Z"/><path d="m15 10.5 5-3v9l-5-3"/></svg></span><span class="marker-label"></span>';
-      marker.querySelector('.marker-label').textContent = name;
+      const label = marker.querySelector('.marker-label');
+      if (label.textContent !== name) label.textContent = name;
+      marker.classList.toggle('selected', p.id === this.selected);
       this.positionMarker(marker, p);
-      if (p.id === this.selected) marker.classList.add('selected');
       markers.push(marker);
 
-      const group = document.createElementNS(svgNS, 'g');
-      group.dataset.placementId = p.id;
+      let group = oldGroups.get(p.id);
+      if (!group) {
+        group = document.createElementNS(svgNS, 'g');
+        group.dataset.placementId = p.id;
+        const path = document.createElementNS(svgNS, 'path');
+        path.setAttribute('class', 'fov-sector');
+        path.setAttribute('vector-effect', 'non-scaling-stroke');
+        const origin = document.createElementNS(svgNS, 'circle');
+        origin.setAttribute('class', 'fov-origin');
+        origin.setAttribute('r', '0.5');
+        group.append(path, origin);
+      }
       group.dataset.cameraId = p.cameraID;
       group.dataset.state = state;
       group.setAttribute('class', p.id === this.selected ? 'fov selected' : 'fov');
-      const path = document.createElementNS(svgNS, 'path');
-      path.setAttribute('class', 'fov-sector');
-      path.setAttribute('vector-effect', 'non-scaling-stroke');
-      const origin = document.createElementNS(svgNS, 'circle');
-      origin.setAttribute('class', 'fov-origin');
-      origin.setAttribute('r', '0.5');
-      group.append(path, origin);
       this.shapeSector(group, p);
       sectors.push(group);
     }
-    this.markerLayer.replaceChildren(...markers);
-    this.svg.replaceChildren(...sectors);
+    // Only what changed is touched: kept elements stay where they are in the tree.
+    const keep = (layer, wanted) => {
+      const set = new Set(wanted);
+      for (const child of [...layer.children]) if (!set.has(child)) child.remove();
+      wanted.forEach((element, index) => { if (layer.children[index] !== element) layer.insertBefore(element, layer.children[index] || null); });
+    };
+    keep(this.markerLayer, markers);
+    keep(this.svg, sectors);
     this.root.classList.toggle('many', this.placements.length > 40);
     this.renderHandles();
   }

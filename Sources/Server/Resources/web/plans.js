@@ -196,8 +196,8 @@ export class PlansView {
   }
 
   get isAdmin() {
-    // No accounts yet: editing is offered where there is a mouse and room for the editor.
-    return matchMedia('(pointer: fine) and (min-width: 900px)').matches;
+    // No accounts yet: editing is offered where the screen is wide and not a touch screen.
+    return matchMedia('(min-width: 900px) and (not (pointer: coarse))').matches;
   }
 
   // ----- data -----
@@ -224,11 +224,14 @@ export class PlansView {
   async openPlan(planID) {
     this.hideInfo();
     this.planError = null;
+    this.opening = planID;
     try {
       const { data, offline, cachedAt } = await request('GET', `/api/plans/${planID}`);
+      if (this.opening !== planID) return; // another plan was asked for meanwhile
       this.setCurrent(data);
       this.setOffline(offline ? cachedAt : null);
     } catch (error) {
+      if (this.opening !== planID) return;
       this.current = null;
       this.planError = error.message;
     }
@@ -248,6 +251,7 @@ export class PlansView {
     if (planID && this.current?.plan.id === planID) {
       try {
         const { data, offline, cachedAt } = await request('GET', `/api/plans/${planID}`);
+        if (this.current?.plan.id !== planID) return; // another plan was opened meanwhile
         if (this.stage.gesture?.dragging || this.stage.gesture?.kind === 'handle') return; // not under a finger
         this.setCurrent(data);
         this.setOffline(offline ? cachedAt : null);
@@ -382,13 +386,18 @@ export class PlansView {
           ${plans.join('') || '<p class="site-empty">No floor plans yet.</p>'}
         </section>`);
     }
+    let html;
     if (this.listError && !this.sites.length) {
-      this.list.innerHTML = `<div class="plans-note bad">${icon('unplug')}<p>${escapeHTML(this.listError)}</p><button type="button" class="btn btn-secondary" data-plans-action="refresh">${icon('refresh')}Try again</button></div>`;
+      html = `<div class="plans-note bad">${icon('unplug')}<p>${escapeHTML(this.listError)}</p><button type="button" class="btn btn-secondary" data-plans-action="refresh">${icon('refresh')}Try again</button></div>`;
     } else if (!this.sites.length) {
-      this.list.innerHTML = `<div class="plans-note">${icon('sparkle')}<p><strong>No sites yet.</strong> A site holds up to ten floor plans; put your cameras on them to see every one in place.</p>
+      html = `<div class="plans-note">${icon('sparkle')}<p><strong>No sites yet.</strong> A site holds up to ten floor plans; put your cameras on them to see every one in place.</p>
         <button type="button" class="btn btn-primary admin-only" data-plans-action="new-site">${icon('plus')}New site</button></div>`;
     } else {
-      this.list.innerHTML = parts.join('') || `<p class="plans-none">Nothing matches “${escapeHTML(this.search.value)}”.</p>`;
+      html = parts.join('') || `<p class="plans-none">Nothing matches “${escapeHTML(this.search.value)}”.</p>`;
+    }
+    if (html !== this.listHTML) {
+      this.listHTML = html;
+      this.list.innerHTML = html;
     }
   }
 
@@ -545,12 +554,17 @@ export class PlansView {
     const holder = this.root.querySelector('.plan-camera-list');
     if (!this.editing || !this.current) return;
     const placed = new Set(this.current.placements.map((p) => p.cameraID));
-    holder.innerHTML = (this.app.cameras().length ? this.app.cameras() : this.keptCameras).map((camera) => `
+    const html = (this.app.cameras().length ? this.app.cameras() : this.keptCameras).map((camera) => `
       <div class="plan-camera" role="listitem" data-camera-id="${camera.id}" ${placed.has(camera.id) ? 'data-placed="true"' : ''}>
         <span class="dot" data-state="${this.stateOf(camera.id)}"></span>
         <span class="plan-camera-name">${escapeHTML(camera.name)}</span>
         <span class="plan-camera-note">${placed.has(camera.id) ? 'On this plan' : 'Drag onto the plan'}</span>
       </div>`).join('') || '<p class="plans-none">No cameras yet: add them in Cameras.</p>';
+    // Unchanged: keep the elements (one may be under a finger).
+    if (html !== this.editorHTML) {
+      this.editorHTML = html;
+      holder.innerHTML = html;
+    }
   }
 
   installCameraDrag() {
@@ -603,17 +617,18 @@ export class PlansView {
     const panel = this.root.querySelector('.plan-selected');
     this.selectedID = placement?.id ?? null;
     panel.hidden = !placement;
-    if (placement) this.showSelected(placement);
+    if (placement) this.showSelected(placement, true);
   }
 
-  showSelected(placement) {
+  /** The sliders follow the selected placement; `force` also moves a focused slider (another camera chosen). */
+  showSelected(placement, force = false) {
     if (!placement || placement.id !== this.selectedID) return;
     const panel = this.root.querySelector('.plan-selected');
     panel.querySelector('.plan-selected-name').textContent = this.camera(placement.cameraID)?.name || 'Camera';
     const values = { direction: Math.round(placement.direction), fieldOfView: Math.round(placement.fieldOfView), range: Math.round(placement.range * 100) };
     for (const [name, value] of Object.entries(values)) {
       const input = panel.querySelector(`input[name="${name}"]`);
-      if (document.activeElement !== input) input.value = value;
+      if (force || document.activeElement !== input) input.value = value;
       panel.querySelector(`[data-out="${name}"]`).textContent = value;
     }
   }
@@ -631,13 +646,34 @@ export class PlansView {
     if (save) this.savePlacement(placement, fields);
   }
 
-  async savePlacement(placement, fields) {
-    try {
-      await request('PATCH', `/api/placements/${placement.id}`, fields);
-    } catch (error) {
-      this.app.toast?.(`Couldn’t save the camera’s place: ${error.message}`, 'bad');
-      this.reload();
+  /** Saves changes one request at a time per placement, merging those that pile up meanwhile, so that an
+   *  older change can never land after a newer one (a slider sends many). */
+  savePlacement(placement, fields) {
+    this.saves ??= new Map();
+    const entry = this.saves.get(placement.id);
+    if (entry) {
+      entry.pending = { ...entry.pending, ...fields };
+      return entry.done;
     }
+    const next = { pending: null };
+    this.saves.set(placement.id, next);
+    next.done = (async () => {
+      let body = fields;
+      while (body) {
+        try {
+          await request('PATCH', `/api/placements/${placement.id}`, body);
+        } catch (error) {
+          this.app.toast?.(`Couldn’t save the camera’s place: ${error.message}`, 'bad');
+          this.saves.delete(placement.id);
+          this.reload();
+          return;
+        }
+        body = next.pending;
+        next.pending = null;
+      }
+      this.saves.delete(placement.id);
+    })();
+    return next.done;
   }
 
   async removeSelected() {
