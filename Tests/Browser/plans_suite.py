@@ -143,9 +143,12 @@ class Suite:
         return path
 
     def open(self, fragment="#plans"):
-        # By way of about:blank, so that the same address with a fragment is a real reload.
-        self.driver.get("about:blank")
-        self.driver.get(self.base + "/" + fragment)
+        # A new query each time, so that the same address with a fragment is a real reload.
+        self.loads = getattr(self, "loads", 0) + 1
+        self.driver.get("%s/?load=%d%s" % (self.base, self.loads, fragment))
+        if getattr(self, "phone_mode", False):
+            # Chromium forgets touch emulation across some navigations: set it again.
+            self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
         wait_until("the app to load", lambda: self.js("return !!(window.watchbox && window.watchbox.store.loaded)"), timeout=20)
 
     def open_plan(self, plan_id):
@@ -214,11 +217,13 @@ class Suite:
             "type": kind, "touchPoints": [{"x": x, "y": y, "id": i, "radiusX": 4, "radiusY": 4, "force": 1} for i, (x, y) in points]})
 
     def phone(self):
+        self.phone_mode = True
         set_viewport(self.driver, *PHONE, scale=2, mobile=True)
         self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
 
     def desktop(self):
-        self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
+        # Touch emulation stays on: Chromium does not deliver emulated touches again once it was turned off.
+        self.phone_mode = False
         set_viewport(self.driver, *DESKTOP)
 
     def need(self, what):
@@ -408,6 +413,8 @@ class Suite:
             self.open_plan(self.plans[0])
             camera_id = self.ids["Front"]
             m = self.markers()[camera_id]
+            if os.environ.get("PLANS_DEBUG"):
+                self.js("window.__events = []; for (const t of ['pointerdown','pointerup','pointercancel','touchstart','touchend']) document.addEventListener(t, e => window.__events.push([t, e.pointerType, String(e.target.className).slice(0,20), Math.round(e.clientX ?? -1)]), true)")
             self.touch("touchStart", [(0, (m["x"], m["y"]))])
             time.sleep(0.08)
             self.touch("touchEnd", [])
@@ -429,6 +436,8 @@ class Suite:
             self.open_plan(self.plans[0])
             camera_id = self.ids["Dock"]
             m = self.markers()[camera_id]
+            if os.environ.get("PLANS_DEBUG"):
+                self.js("window.__events = []; for (const t of ['pointerdown','pointerup','pointercancel','touchstart','touchend','contextmenu']) document.addEventListener(t, e => window.__events.push([t, e.pointerType, String(e.target.className).slice(0,20), Math.round(performance.now())]), true)")
             self.touch("touchStart", [(0, (m["x"], m["y"]))])
             time.sleep(0.7)
             self.touch("touchEnd", [])
@@ -471,8 +480,7 @@ class Suite:
         time.sleep(0.5)
         self.server.send_signal(signal.SIGTERM)
         self.server.wait(timeout=20)
-        self.driver.get("about:blank")
-        self.driver.get(self.base + "/#plans/" + plan)
+        self.driver.get(self.base + "/?offline=1#plans/" + plan)
         chip = wait_until("the plan marked offline", lambda: self.js(
             "const c = document.querySelector('.plan-offline'); return c && !c.hidden && c.textContent"), timeout=20)
         self.expect(chip.startswith("Offline — last updated at"), "the plan says %r" % chip)
@@ -505,7 +513,7 @@ def main():
         base = "http://" + line.split("http://", 1)[1].split()[0]
         print(f"plans_suite: {base}, cameras on ports {ports}", flush=True)
         suite = Suite(args, base, [(n, f"rtsp://127.0.0.1:{p}/{n.lower()}") for n, p in zip(names, ports)], procs, server)
-        tests = ["build_site", "place_cameras", "live_update", "touch_zoom_pan", "tap_info", "long_press_live", "failed_marker", "offline"]
+        tests = ["build_site", "place_cameras", "live_update", "tap_info", "long_press_live", "touch_zoom_pan", "failed_marker", "offline"]
         only = set(filter(None, args.only.split(",")))
         passed = failed = skipped = 0
         for name in tests:
@@ -522,6 +530,12 @@ def main():
             except Exception as error:  # noqa: BLE001
                 failed += 1
                 print("FAIL %s: %s" % (name, error), flush=True)
+                if os.environ.get("PLANS_DEBUG"):
+                    port = base.rsplit(":", 1)[1]
+                    print(subprocess.run("ss -tn state established '( sport = :%s )' | wc -l" % port, shell=True, capture_output=True, text=True).stdout)
+                    print(suite.js("return window.__events"), suite.js("return window.watchbox.plans.stage.pointers.size"))
+                    print([e["message"][:300] for e in suite.driver.get_log("browser")][-8:])
+                    print(suite.js("return [navigator.serviceWorker.controller && navigator.serviceWorker.controller.state, performance.getEntriesByType('resource').filter(e => !e.responseEnd).map(e => e.name)]"))
                 if not isinstance(error, Failure):
                     traceback.print_exc()
                 try:

@@ -424,6 +424,10 @@ refresh().then(() => {
   }
 });
 feed.start();
+// A page left (or put in the back-forward cache) gives its event stream back: browsers allow only six
+// connections per server, and a stream held by a page nobody sees would use one up.
+window.addEventListener('pagehide', () => feed.stop());
+window.addEventListener('pageshow', (event) => { if (event.persisted) feed.start(); });
 
 // For tests and the curious: the app's state, read-only by convention.
 window.watchbox = { store, grid, viewer, plans };

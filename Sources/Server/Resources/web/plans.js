@@ -146,8 +146,13 @@ export class PlansView {
     });
     root.addEventListener('click', (event) => this.click(event));
     this.liveDialog.addEventListener('close', () => this.closeLive());
+    // A tap on the backdrop closes; the click a browser sends when a long press ends (it began on the marker,
+    // under what is now the backdrop) does not.
+    this.liveDialog.addEventListener('pointerdown', (event) => { this.backdropPressed = event.target === this.liveDialog; });
     this.liveDialog.addEventListener('click', (event) => {
-      if (event.target === this.liveDialog || event.target.closest('[data-live-action="close"]')) this.liveDialog.close();
+      const backdrop = event.target === this.liveDialog && this.backdropPressed;
+      this.backdropPressed = false;
+      if (backdrop || event.target.closest('[data-live-action="close"]')) this.liveDialog.close();
     });
     for (const input of root.querySelectorAll('.plan-selected input')) {
       input.addEventListener('input', () => this.sliderChanged(input, false));
