@@ -11,7 +11,7 @@
    with two-finger touch pinch-and-pan (Input.dispatchTouchEvent).
 3. Frame times are read in the page from the browser's own timeline: the deltas between consecutive
    requestAnimationFrame callbacks during the gesture. Prints frames, median, p95 and max in ms (the
-   issue's aim: 16 ms or less per frame), and the share of frames over 16.7 ms.
+   issue's aim: 16 ms or less per frame), and the share of frames that missed a 60 Hz refresh (> 25 ms).
 
 Loopback only. Needs the peers scripts/test installs (chromium, chromium-driver, python3-selenium, PIL).
 Headless Chromium here composites in software (--disable-gpu): a real browser with a GPU does better.
@@ -67,7 +67,9 @@ def frame_stats(deltas):
         return {"frames": 0}
     p95 = deltas[min(len(deltas) - 1, int(math.ceil(0.95 * len(deltas))) - 1)]
     return {"frames": len(deltas), "median_ms": round(statistics.median(deltas), 2), "p95_ms": round(p95, 2),
-            "max_ms": round(deltas[-1], 2), "over_16_7ms": round(sum(d > 16.7 for d in deltas) / len(deltas), 3)}
+            "max_ms": round(deltas[-1], 2),
+            # A frame longer than 25 ms missed at least one 60 Hz refresh (16.7 ms frames read 16.6 to 16.8).
+            "missed_refresh": round(sum(d > 25 for d in deltas) / len(deltas), 3)}
 
 
 RECORD = """
@@ -152,7 +154,7 @@ def main():
             r = results[name]
             print(f"{name:16s} {args.cameras} cameras: {r['frames']} frames in {args.seconds:.0f} s, "
                   f"median {r['median_ms']} ms, p95 {r['p95_ms']} ms, max {r['max_ms']} ms, "
-                  f"{r['over_16_7ms'] * 100:.1f} % over 16.7 ms")
+                  f"{r['missed_refresh'] * 100:.1f} % missed a refresh (> 25 ms)")
         if args.json:
             with open(args.json, "w") as out:
                 json.dump(results, out, indent=2)

@@ -322,6 +322,10 @@ export class PlanStage {
 
   apply() {
     this.world.style.transform = `translate3d(${this.tx}px, ${this.ty}px, 0) scale(${this.scale})`;
+    // While fingers pinch, markers scale with the plan (the compositor only moves pixels); they are given
+    // their size back when the pinch ends. Restyling 200 markers and their sectors every frame is what
+    // makes a software-composited browser drop frames.
+    if (this.gesture?.kind === 'pinch') return;
     const inverse = 1 / this.scale;
     if (inverse !== this.lastInverse) {
       this.world.style.setProperty('--inv', inverse);
@@ -456,6 +460,8 @@ export class PlanStage {
     this.pointers.delete(event.pointerId);
     const g = this.gesture;
     if (g?.kind === 'pinch') {
+      this.gesture = null;
+      this.apply(); // markers back to their size
       if (this.pointers.size === 1) {
         // One finger stays: it pans on from where it is.
         const [rest] = [...this.pointers.values()];
