@@ -10,6 +10,8 @@ import Store
 /// stream hub and the HTTP application.
 public struct WatchBoxServer: Sendable {
     public let service: CameraService
+    /// Sites, floor plans and placements (issue 8).
+    public let plans: PlanService
     public let configuration: ServerConfiguration
 
     /// Opens (creating on first run) the data directory, database and key; registers the cameras.
@@ -26,7 +28,8 @@ public struct WatchBoxServer: Sendable {
             _ = try await service.addDemo()
             logger.notice("added the demo camera")
         }
-        return WatchBoxServer(service: service, configuration: configuration)
+        let plans = PlanService(repository: database, cameras: database, logger: logger)
+        return WatchBoxServer(service: service, plans: plans, configuration: configuration)
     }
 
     /// The web app's files: `--web-root`, else the copy built into the binary.
@@ -44,7 +47,8 @@ public struct WatchBoxServer: Sendable {
         let api = router.group("api")
         api.get("health") { _, _ in ["status": "ok"] }
         CameraController(service: service).addRoutes(to: api)
-        EventsController(service: service).addRoutes(to: api)
+        PlanController(plans: plans).addRoutes(to: api)
+        EventsController(service: service, plans: plans).addRoutes(to: api)
         LiveController(hub: service.hub).addRoutes(to: router)
         return router
     }
@@ -57,7 +61,7 @@ public struct WatchBoxServer: Sendable {
             router: router,
             server: .http1WebSocketUpgrade(webSocketRouter: router),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "WatchBox"),
-            services: [HubService(service: service, logger: logger)],
+            services: [HubService(service: service, plans: plans, logger: logger)],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
     }
@@ -66,11 +70,13 @@ public struct WatchBoxServer: Sendable {
 /// Stops every camera stream (TEARDOWN) when the server shuts down.
 struct HubService: Service {
     let service: CameraService
+    var plans: PlanService? = nil
     let logger: Logger
 
     func run() async throws {
         try? await gracefulShutdown()
         logger.info("shutting down: closing viewers and camera sessions")
+        plans?.shutdown()
         await service.shutdown()
     }
 }

@@ -5,9 +5,11 @@ import NIOCore
 import ServiceLifecycle
 
 /// `GET /api/events`: server-sent events with every camera's status as it changes, and a nudge when
-/// the camera list changes.
+/// the camera list changes; a `plans` event when a site, floor plan or placement changes.
 struct EventsController: Sendable {
     let service: CameraService
+    /// Floor-plan changes go out as `plans` events (issue 8); nil: none.
+    var plans: PlanService? = nil
     /// A comment line this often keeps proxies and the browser from timing the stream out.
     var pingInterval: Duration = .seconds(15)
 
@@ -45,6 +47,7 @@ struct EventsController: Sendable {
         // Subscribe before the snapshot, so that no change falls between them.
         let statuses = service.hub.subscribe()
         let changes = service.changes.subscribe()
+        let planChanges = plans?.changes.subscribe()
         let (events, sink) = AsyncStream.makeStream(of: ByteBuffer.self, bufferingPolicy: .bufferingNewest(512))
         let pingInterval = self.pingInterval
         let feeders = [
@@ -55,6 +58,10 @@ struct EventsController: Sendable {
             Task {
                 for await _ in changes { sink.yield(ByteBuffer(string: "event: cameras\ndata: {}\n\n")) }
                 sink.finish()
+            },
+            Task {
+                guard let planChanges else { return }
+                for await change in planChanges { sink.yield(Self.event("plans", change)) }
             },
             Task {
                 while !Task.isCancelled {

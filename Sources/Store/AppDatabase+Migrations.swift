@@ -51,7 +51,58 @@ extension AppDatabase {
                 """)
         }
 
-        // Future migrations go here: migrator.registerMigration("v2") { db in ... }
+        // Floor plans (issue 8): sites hold at most ten plans; a plan's image lives in its own table so that
+        // listing plans never reads megabytes of pictures; a camera is placed at most once per plan.
+        migrator.registerMigration("v2-floor-plans") { db in
+            try db.create(table: "site") { t in
+                t.primaryKey("id", .text)
+                t.column("name", .text).notNull()
+                t.column("address", .text).notNull().defaults(to: "")
+                t.column("createdAt", .datetime).notNull()
+            }
+
+            try db.create(table: "floorPlan") { t in
+                t.primaryKey("id", .text)
+                t.column("siteID", .text).notNull()
+                    .indexed()
+                    .references("site", onDelete: .cascade)
+                t.column("name", .text).notNull()
+                t.column("floorLevel", .integer).notNull().defaults(to: 0)
+                t.column("imageType", .text)
+                    .check(sql: "imageType IS NULL OR imageType IN ('image/jpeg', 'image/png', 'image/svg+xml')")
+                t.column("imageWidth", .double)
+                t.column("imageHeight", .double)
+                t.column("imageVersion", .integer).notNull().defaults(to: 0)
+                t.column("createdAt", .datetime).notNull()
+                t.column("updatedAt", .datetime).notNull()
+            }
+
+            try db.create(table: "floorPlanImage") { t in
+                t.primaryKey("planID", .text).references("floorPlan", onDelete: .cascade)
+                t.column("bytes", .blob).notNull()
+            }
+
+            try db.create(table: "placement") { t in
+                t.primaryKey("id", .text)
+                t.column("planID", .text).notNull()
+                    .references("floorPlan", onDelete: .cascade)
+                t.column("cameraID", .text).notNull()
+                    .indexed()
+                    .references("camera", onDelete: .cascade)
+                t.column("x", .double).notNull().check(sql: "x BETWEEN 0 AND 1")
+                t.column("y", .double).notNull().check(sql: "y BETWEEN 0 AND 1")
+                t.column("direction", .double).notNull().defaults(to: 0)
+                    .check(sql: "direction >= 0 AND direction < 360")
+                t.column("fieldOfView", .double).notNull().defaults(to: 90)
+                    .check(sql: "fieldOfView > 0 AND fieldOfView <= 360")
+                t.column("range", .double).notNull().defaults(to: 0.15)
+                    .check(sql: "range > 0 AND range <= 1")
+                t.column("updatedAt", .datetime).notNull()
+                t.uniqueKey(["planID", "cameraID"])
+            }
+        }
+
+        // Future migrations go here: migrator.registerMigration("v3") { db in ... }
 
         return migrator
     }

@@ -37,3 +37,17 @@ extension StoreError {
         StoreError(.notFound, "no stream profile with id \(id.uuidString): it was deleted or never added; list the camera's profiles again")
     }
 }
+
+extension StoreError {
+    static func noSite(_ id: UUID) -> StoreError {
+        StoreError(.notFound, "no site with id \(id.uuidString): it was deleted or never added; list the sites again")
+    }
+
+    static func noPlan(_ id: UUID) -> StoreError {
+        StoreError(.notFound, "no floor plan with id \(id.uuidString): it was deleted or never added; list the site's plans again")
+    }
+
+    static func noPlacement(_ id: UUID) -> StoreError {
+        StoreError(.notFound, "no placement with id \(id.uuidString): it was removed; open the plan again")
+    }
+}

@@ -96,7 +96,7 @@ export function liveURL(id, stream = null) {
 /**
  * GET /api/events as callbacks. EventSource reconnects by itself after a dropped connection; when
  * the browser gives up (the server answered with an error), this starts a new one with backoff.
- * handlers: onSnapshot(cameras), onStatus(id, status), onCameras(), onConnection(connected).
+ * handlers: onSnapshot(cameras), onStatus(id, status), onCameras(), onPlans(change), onConnection(connected).
  */
 export class EventFeed {
   constructor(handlers) {
@@ -133,6 +133,10 @@ export class EventFeed {
       if (data?.id && data.status) this.handlers.onStatus?.(normalizeID(data.id), data.status);
     });
     source.addEventListener('cameras', () => this.handlers.onCameras?.());
+    source.addEventListener('plans', (event) => {
+      const data = parse(event);
+      if (data) this.handlers.onPlans?.(data);
+    });
     source.addEventListener('error', () => {
       this.handlers.onConnection?.(false);
       if (source.readyState === EventSource.CLOSED && this.source === source) {

@@ -6,6 +6,7 @@ import { CameraDialog, closeMenu, confirmAction, menuIsOpen, openMenu, showDialo
 import { Grid } from './grid.js';
 import { hydrateIcons } from './icons.js';
 import { mediaSourceAvailable } from './player.js';
+import { PlansView } from './plans.js';
 import { Viewer } from './viewer.js';
 
 const $ = (selector) => document.querySelector(selector);
@@ -118,6 +119,7 @@ function render() {
   $('#grid').hidden = empty;
   document.documentElement.classList.toggle('has-cameras', store.cameras.length > 0);
   grid.setCameras(store.cameras);
+  plans.setCameras();
   if (viewer.isOpen) {
     const camera = cameraByID(viewer.camera.id);
     if (camera) viewer.update(camera);
@@ -293,6 +295,7 @@ function anyDialogOpen() {
 document.addEventListener('keydown', (event) => {
   if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
   if (anyDialogOpen() || menuIsOpen()) return;
+  if (document.documentElement.dataset.view === 'plans' && event.key !== 't' && event.key !== '?') return;
   const typing = event.target.closest?.('input, textarea, select, [contenteditable="true"]');
   if (typing) return;
   const key = event.key;
@@ -383,15 +386,27 @@ const feed = new EventFeed({
     for (const { id, status } of entries) {
       grid.setStatus(id, status);
       viewer.setStatus(id, status);
+      plans.setStatus(id, status);
     }
     updateSummary();
   },
   onStatus: (id, status) => {
     grid.setStatus(id, status);
     viewer.setStatus(id, status);
+    plans.setStatus(id, status);
   },
   onCameras: () => scheduleRefresh(),
-  onConnection: (connected) => setConnected(connected),
+  onPlans: (change) => plans.onChange(change),
+  onConnection: (connected) => { setConnected(connected); plans.setConnected(connected); },
+});
+
+// ----- floor plans -----
+
+const plans = new PlansView($('#plans-view'), {
+  cameras: () => store.cameras,
+  toast: (message, tone) => toast(message, tone),
+  // The grid's streams pause while the plans are shown (the full-screen view does the same).
+  suspendGrid: (suspended) => { if (!viewer.isOpen) grid.setSuspended(suspended); },
 });
 
 // ----- start -----
@@ -409,6 +424,11 @@ refresh().then(() => {
   }
 });
 feed.start();
+// A page left (or put in the back-forward cache) gives its event stream back: browsers allow only six
+// connections per server, and a stream held by a page nobody sees would use one up.
+window.addEventListener('pagehide', () => feed.stop());
+window.addEventListener('pageshow', (event) => { if (event.persisted) feed.start(); });
 
 // For tests and the curious: the app's state, read-only by convention.
-window.watchbox = { store, grid, viewer };
+window.watchbox = { store, grid, viewer, plans };
+plans.route();
