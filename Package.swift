@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "RTSPClient", targets: ["RTSPClient"]),
         .library(name: "AAC", targets: ["AAC"]),
         .library(name: "MP4", targets: ["MP4"]),
+        .library(name: "ONVIF", targets: ["ONVIF"]),
         .executable(name: "watchbox", targets: ["watchbox"]),
     ],
     dependencies: [
@@ -56,6 +57,16 @@ let package = Package(
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // ONVIF: WS-Discovery (UDP multicast), SOAP 1.2 device and media services, WS-Security UsernameToken.
+        // The XML tree, SOAP/WS-Discovery builders and response parsers are pure; the clients do I/O.
+        .target(name: "ONVIF", dependencies: [
+            "RTSPCore",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The camera registry: SQLite through GRDB, migrations, sealed passwords. The only module importing GRDB.
@@ -122,6 +133,11 @@ let package = Package(
         .testTarget(name: "MP4Tests", dependencies: [
             "MP4", "H26x", "AAC",
             .product(name: "NIOCore", package: "swift-nio"),
+        ], resources: [.copy("Fixtures")]),
+        .testTarget(name: "ONVIFTests", dependencies: [
+            "ONVIF", "TestSupport",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "StoreTests", dependencies: [
             "Store",
