@@ -86,7 +86,7 @@ let package = Package(
         // Finding cameras: CIDR ranges, the RTSP port scan (NIO), vendor paths and guesses, merging ONVIF
         // findings with the scan, the discovery run. Pure parts are value types; only the scanner does I/O.
         .target(name: "Discovery", dependencies: [
-            "RTSPCore",
+            "RTSPCore", "ONVIF",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -33,6 +33,9 @@ public struct DiscoveredDevice: Sendable, Equatable, Codable {
     public var alreadyRegistered: Bool
     /// The id of that camera.
     public var registeredCameraID: String?
+    /// The RTSP ports whose streams the registry already holds (a recorder with cameras on several ports
+    /// may have some added and others not).
+    public var registeredPorts: [Int]
     /// Credentials are needed (a 401, or ONVIF refused us without them).
     public var requiresAuthentication: Bool
     /// The credentials tried were refused.
@@ -46,6 +49,7 @@ public struct DiscoveredDevice: Sendable, Equatable, Codable {
         ports = []
         endpoints = []
         alreadyRegistered = false
+        registeredPorts = []
         requiresAuthentication = false
         authenticationFailed = false
     }
@@ -60,6 +64,13 @@ public struct DiscoveredDevice: Sendable, Equatable, Codable {
     public var subURL: String? {
         if profiles.count > 1, let uri = profiles.last?.streamURI.map(Self.withoutCredentials), uri != mainURL { return uri }
         return endpoints.lazy.flatMap { endpoint in endpoint.workingURLs.filter { endpoint.roles[$0] == "sub" } }.first
+    }
+
+    /// The main and sub stream URLs DESCRIBE found on one port.
+    public func urls(port: Int) -> (main: String?, sub: String?) {
+        guard let endpoint = endpoints.first(where: { $0.port == port }) else { return (nil, nil) }
+        return (endpoint.workingURLs.first { endpoint.roles[$0] != "sub" } ?? endpoint.workingURLs.first,
+                endpoint.workingURLs.first { endpoint.roles[$0] == "sub" && $0 != endpoint.workingURLs.first })
     }
 
     static func withoutCredentials(_ url: String) -> String {

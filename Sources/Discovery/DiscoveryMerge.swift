@@ -48,6 +48,9 @@ public enum DiscoveryMerge {
                 device.alreadyRegistered = true
                 device.registeredCameraID = camera.id
             }
+            device.registeredPorts = device.endpoints.map(\.port).filter { port in
+                registered.contains { matches($0, device, port: port) }
+            }
             return device
         }.sorted { lhs, rhs in
             (IPv4Address(lhs.ip)?.value ?? .max, lhs.ip) < (IPv4Address(rhs.ip)?.value ?? .max, rhs.ip)
@@ -73,7 +76,14 @@ public enum DiscoveryMerge {
 
     /// A registered camera is this device when one of its URLs is one of the device's, or it has the same
     /// host and one of the device's RTSP ports (or ONVIF stream ports).
-    static func matches(_ camera: RegisteredCamera, _ device: DiscoveredDevice) -> Bool {
+    /// The same for one RTSP port of the device: a camera at that host and port, or with one of its URLs.
+    public static func matches(_ camera: RegisteredCamera, _ device: DiscoveredDevice, port: Int) -> Bool {
+        let urls = device.endpoints.first { $0.port == port }?.workingURLs ?? []
+        for url in camera.urls where urls.contains(where: { sameStream($0, url) }) { return true }
+        return camera.host == device.ip && camera.port == port
+    }
+
+    public static func matches(_ camera: RegisteredCamera, _ device: DiscoveredDevice) -> Bool {
         for url in camera.urls where device.rtspURLs.contains(where: { sameStream($0, url) }) { return true }
         guard let host = camera.host, host == device.ip else { return false }
         let ports = Set(device.ports + device.rtspURLs.compactMap { (try? RTSPURL(string: $0))?.port })

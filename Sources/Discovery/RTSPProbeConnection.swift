@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import NIOCore
 import NIOPosix
 import RTSPCore
@@ -7,8 +12,12 @@ import RTSPCore
 /// costs at most `answerTimeout`).
 final class RTSPProbeConnection: Sendable {
     enum Failure: Error, Sendable, Equatable {
-        /// Nothing answered the connection attempt within the timeout, or it was refused/unreachable.
+        /// The connection attempt was refused (or failed in another way than the two below).
         case connectFailed
+        /// Nothing answered the connection attempt within the timeout.
+        case connectTimedOut
+        /// The network said the host cannot be reached (EHOSTUNREACH, ENETUNREACH).
+        case unreachable
         /// Connected, but no RTSP answer came within the timeout.
         case timedOut
         /// Connected, and what came back is not RTSP (an HTTP server, a banner, garbage).
@@ -51,6 +60,10 @@ final class RTSPProbeConnection: Sendable {
                 }
                 .connect(to: target)
                 .get()
+        } catch ChannelError.connectTimeout {
+            throw Failure.connectTimedOut
+        } catch let error as IOError where error.errnoCode == EHOSTUNREACH || error.errnoCode == ENETUNREACH {
+            throw Failure.unreachable
         } catch {
             throw Failure.connectFailed
         }

@@ -55,6 +55,10 @@ public struct RTSPScanner: Sendable {
 
     /// Scans every host and port; returns the hosts where something answered RTSP, in address order.
     /// Cancelling the task stops the scan (connections in flight are closed) and returns what was found.
+    ///
+    /// Each host's first port is tried first; its other ports follow once that attempt has an answer. When the
+    /// first attempt timed out and the kernel's neighbour table shows the address never answered ARP (it is not
+    /// on the link), or the network said it is unreachable, the host's other ports are skipped.
     public func scan(onProgress: (@Sendable (ScanProgress) -> Void)? = nil,
                      onHost: (@Sendable (RTSPHost) -> Void)? = nil) async -> [RTSPHost] {
         let hosts = configuration.scope.hosts
@@ -63,31 +67,50 @@ public struct RTSPScanner: Sendable {
         var found: [Int: [RTSPEndpoint]] = [:]
         var scanned = 0
         onProgress?(ScanProgress(hostsScanned: 0, hostsTotal: hosts.count, devicesFound: 0))
-        guard !ports.isEmpty else { return [] }
+        guard !ports.isEmpty, !hosts.isEmpty else { return [] }
 
-        let total = hosts.count * ports.count
         let interval = Duration.seconds(1) / configuration.maxConnectsPerSecond
         let started = ContinuousClock.now
-        await withTaskGroup(of: (Int, RTSPEndpoint?).self) { group in
-            var next = 0
+        await withTaskGroup(of: (host: Int, port: Int, outcome: ProbeOutcome).self) { group in
+            var nextHost = 0
+            var followUps: [(host: Int, port: Int)] = []
+            var launched = 0
             func launch() async -> Bool {
-                guard next < total, !Task.isCancelled else { return false }
-                let index = next
-                next += 1
+                guard !Task.isCancelled else { return false }
+                let item: (host: Int, port: Int)
+                if !followUps.isEmpty {
+                    item = followUps.removeLast()
+                } else if nextHost < hosts.count {
+                    item = (nextHost, 0)
+                    nextHost += 1
+                } else {
+                    return false
+                }
                 // The bounded rate: attempt i starts no earlier than i × interval after the first.
-                let due = started + interval * index
+                let due = started + interval * launched
+                launched += 1
                 if ContinuousClock.now < due { try? await Task.sleep(until: due, clock: .continuous) }
-                let hostIndex = index / ports.count
-                let address = hosts[hostIndex], port = ports[index % ports.count]
-                group.addTask { (hostIndex, await probe(address, port: port)) }
+                let address = hosts[item.host], port = ports[item.port]
+                group.addTask { (item.host, item.port, await probe(address, port: port)) }
                 return true
             }
-            for _ in 0..<min(configuration.maxInFlight, total) { _ = await launch() }
-            while let (hostIndex, endpoint) = await group.next() {
-                if let endpoint {
+            var inFlight = 0
+            while inFlight < configuration.maxInFlight, await launch() { inFlight += 1 }
+            while let (hostIndex, portIndex, outcome) = await group.next() {
+                inFlight -= 1
+                var done = 1
+                if case .rtsp(let endpoint) = outcome {
                     found[hostIndex, default: []].append(endpoint)
                 }
-                remaining[hostIndex] -= 1
+                if portIndex == 0 && ports.count > 1 {
+                    if outcome == .absent || (outcome == .timedOut && Self.notOnLink(hosts[hostIndex])) {
+                        done = ports.count
+                    } else {
+                        // Tried next, before new hosts: a host's ports finish together, so progress counts hosts.
+                        followUps.append(contentsOf: (1..<ports.count).reversed().map { (hostIndex, $0) })
+                    }
+                }
+                remaining[hostIndex] -= done
                 if remaining[hostIndex] == 0 {
                     scanned += 1
                     if let endpoints = found[hostIndex] {
@@ -95,20 +118,40 @@ public struct RTSPScanner: Sendable {
                     }
                     onProgress?(ScanProgress(hostsScanned: scanned, hostsTotal: hosts.count, devicesFound: found.count))
                 }
-                _ = await launch()
+                while inFlight < configuration.maxInFlight, await launch() { inFlight += 1 }
             }
         }
         return found.keys.sorted().map { RTSPHost(address: hosts[$0], endpoints: found[$0]!.sorted { $0.port < $1.port }) }
     }
 
-    /// Connect, OPTIONS, and the stream search on one host:port. Nil when the port is closed or not RTSP.
-    func probe(_ address: IPv4Address, port: Int) async -> RTSPEndpoint? {
+    /// What one host:port attempt came to.
+    enum ProbeOutcome: Sendable, Equatable {
+        case rtsp(RTSPEndpoint)
+        /// Refused, or open but not RTSP: the host is there.
+        case nothing
+        /// The connection attempt timed out.
+        case timedOut
+        /// The network said the host is unreachable.
+        case absent
+    }
+
+    /// The address never answered ARP (read after a connection attempt to it timed out).
+    static func notOnLink(_ address: IPv4Address) -> Bool {
+        NeighborTable.current()?.isUnanswered(address) ?? false
+    }
+
+    /// Connect, OPTIONS, and the stream search on one host:port.
+    func probe(_ address: IPv4Address, port: Int) async -> ProbeOutcome {
         let connection: RTSPProbeConnection
         do {
             connection = try await RTSPProbeConnection.connect(to: address, port: port, scope: configuration.scope,
                                                                timeout: configuration.connectTimeout, group: group)
+        } catch RTSPProbeConnection.Failure.connectTimedOut {
+            return .timedOut
+        } catch RTSPProbeConnection.Failure.unreachable {
+            return .absent
         } catch {
-            return nil
+            return .nothing
         }
         var session = ProbeSession(scanner: self, address: address, port: port, connection: connection)
         let options: RTSPResponse
@@ -119,7 +162,7 @@ public struct RTSPScanner: Sendable {
         } catch {
             logger.debug("open port is not RTSP", metadata: ["address": "\(address):\(port)", "reason": "\(error)"])
             await session.connection.close()
-            return nil
+            return .nothing
         }
         var endpoint = RTSPEndpoint(port: port, server: options.headers.first(name: "Server"),
                                     methods: RTSPProbeRequests.publicMethods(options))
@@ -128,7 +171,7 @@ public struct RTSPScanner: Sendable {
             await session.findStreams(&endpoint)
         }
         await session.connection.close()
-        return endpoint
+        return .rtsp(endpoint)
     }
 }
 
@@ -223,7 +266,7 @@ struct ProbeSession {
         case .timedOut: return "no answer in time"
         case .closed: return "the device closed the connection"
         case .notRTSP: return "the device answered something that is not RTSP"
-        case .connectFailed: return "cannot reconnect"
+        case .connectFailed, .connectTimedOut, .unreachable: return "cannot reconnect"
         case nil: return "\(error)"
         }
     }

@@ -11,6 +11,8 @@ import Store
 public struct WatchBoxServer: Sendable {
     public let service: CameraService
     public let configuration: ServerConfiguration
+    /// Finding cameras (`/api/discoveries`).
+    public let discovery: DiscoveryManager
 
     /// Opens (creating on first run) the data directory, database and key; registers the cameras.
     /// Throws `StoreError` with a sentence saying what to do when the directory or key is unusable.
@@ -26,7 +28,8 @@ public struct WatchBoxServer: Sendable {
             _ = try await service.addDemo()
             logger.notice("added the demo camera")
         }
-        return WatchBoxServer(service: service, configuration: configuration)
+        let discovery = DiscoveryManager(cameras: service, settings: database, secrets: secrets, logger: logger)
+        return WatchBoxServer(service: service, configuration: configuration, discovery: discovery)
     }
 
     /// The web app's files: `--web-root`, else the copy built into the binary.
@@ -45,6 +48,7 @@ public struct WatchBoxServer: Sendable {
         api.get("health") { _, _ in ["status": "ok"] }
         CameraController(service: service).addRoutes(to: api)
         EventsController(service: service).addRoutes(to: api)
+        DiscoveryController(discovery: discovery).addRoutes(to: api)
         LiveController(hub: service.hub).addRoutes(to: router)
         return router
     }
@@ -57,7 +61,7 @@ public struct WatchBoxServer: Sendable {
             router: router,
             server: .http1WebSocketUpgrade(webSocketRouter: router),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "WatchBox"),
-            services: [HubService(service: service, logger: logger)],
+            services: [HubService(service: service, discovery: discovery, logger: logger)],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
     }
@@ -66,11 +70,13 @@ public struct WatchBoxServer: Sendable {
 /// Stops every camera stream (TEARDOWN) when the server shuts down.
 struct HubService: Service {
     let service: CameraService
+    var discovery: DiscoveryManager?
     let logger: Logger
 
     func run() async throws {
         try? await gracefulShutdown()
         logger.info("shutting down: closing viewers and camera sessions")
+        discovery?.shutdown()
         await service.shutdown()
     }
 }

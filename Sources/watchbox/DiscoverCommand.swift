@@ -60,7 +60,7 @@ struct DiscoverCommand: AsyncParsableCommand {
             Self.fail(error.description, code: 2)
         }
         let showProgress = progress
-        let run = DiscoveryRun(request: request, onvif: ONVIFFinder.make(logger: Logger(label: "watchbox.onvif")),
+        let run = DiscoveryRun(request: request, onvif: ONVIFFinder(logger: Logger(label: "watchbox.onvif")),
                                logger: Logger(label: "watchbox.discover"))
         let devices = await run.run { progress in
             if showProgress {

@@ -101,3 +101,22 @@ struct PortListTests {
                 == "invalid port list: 'abc' is not a port number; write numbers 1-65535 separated by commas, e.g. 554,8554")
     }
 }
+
+@Suite("Neighbour table (/proc/net/arp)")
+struct NeighborTableTests {
+    @Test func incompleteEntriesAreUnanswered() {
+        let text = """
+            IP address       HW type     Flags       HW address            Mask     Device
+            10.78.0.10       0x1         0x2         5a:1e:33:0c:9b:01     *        br0
+            10.78.0.77       0x1         0x0         00:00:00:00:00:00     *        br0
+            10.78.0.12       0x1         0x6         5a:1e:33:0c:9b:02     *        br0
+            garbage line
+            """
+        let table = NeighborTable(procNetARP: text)
+        #expect(table.entries.count == 3)
+        #expect(table.isUnanswered(IPv4Address("10.78.0.77")!))
+        #expect(!table.isUnanswered(IPv4Address("10.78.0.10")!))
+        #expect(!table.isUnanswered(IPv4Address("10.78.0.12")!), "0x6: complete and permanent")
+        #expect(!table.isUnanswered(IPv4Address("10.78.0.99")!), "no entry: off-link or never asked, so not known absent")
+    }
+}

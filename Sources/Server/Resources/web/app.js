@@ -7,6 +7,7 @@ import { Grid } from './grid.js';
 import { hydrateIcons } from './icons.js';
 import { mediaSourceAvailable } from './player.js';
 import { Viewer } from './viewer.js';
+import { DiscoveryDialog } from './discovery.js';
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -72,6 +73,8 @@ const cameraDialog = new CameraDialog($('#camera-dialog'), {
   },
   onDelete: (camera) => deleteCamera(camera),
 });
+
+const discoveryDialog = new DiscoveryDialog({ onAdded: () => refresh(), confirmDialog: $('#confirm-dialog') });
 
 const cameraByID = (id) => store.cameras.find((camera) => camera.id === id);
 
@@ -346,6 +349,7 @@ document.addEventListener('click', (event) => {
   const action = button.dataset.appAction;
   if (action === 'add') cameraDialog.open();
   else if (action === 'demo') addDemo(button);
+  else if (action === 'discover') discoveryDialog.open();
   else if (action === 'theme') toggleTheme();
   else if (action === 'shortcuts') showShortcuts();
   else if (action === 'retry') { $('#load-error').hidden = true; $('#loading').hidden = false; refresh(); }
