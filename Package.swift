@@ -139,6 +139,8 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ], resources: [.copy("Fixtures")]),
+        // Runs WSDiscoveryClient once and prints JSON lines: the WS-Discovery test runs it inside a network namespace.
+        .executableTarget(name: "onvif-probe-tool", dependencies: ["ONVIF"], path: "Tests/ONVIFProbeTool"),
         .testTarget(name: "StoreTests", dependencies: [
             "Store",
             .product(name: "GRDB", package: "GRDB.swift"),

@@ -8,7 +8,7 @@ public struct WSDiscoveryMatch: Sendable, Equatable, Codable {
     public var xAddrs: [String]
     /// `d:Scopes`, as given (space-separated in the message).
     public var scopes: [String]
-    /// `d:Types` as `namespaceURI#localName` when the prefix resolves, else as written.
+    /// `d:Types` as written (QNames such as `dn:NetworkVideoTransmitter`).
     public var types: [String]
     /// Percent-decoded value of the `onvif://www.onvif.org/name/…` scope.
     public var name: String?

@@ -31,18 +31,18 @@ public struct XMLTreeElement: Sendable, Equatable {
     }
 
     /// Whether this element is `{namespace}localName`. A nil namespace matches any namespace.
-    public func `is`(_ localName: String, in namespace: String?) -> Bool {
+    public func matches(_ localName: String, in namespace: String?) -> Bool {
         self.localName == localName && (namespace == nil || self.namespace == namespace)
     }
 
     /// The first child `{namespace}localName` (nil namespace: any namespace).
     public func child(_ localName: String, in namespace: String? = nil) -> XMLTreeElement? {
-        children.first { $0.is(localName, in: namespace) }
+        children.first { $0.matches(localName, in: namespace) }
     }
 
     /// Every child `{namespace}localName`.
     public func children(_ localName: String, in namespace: String? = nil) -> [XMLTreeElement] {
-        children.filter { $0.is(localName, in: namespace) }
+        children.filter { $0.matches(localName, in: namespace) }
     }
 
     /// Follows a path of local names (any namespace), first match at each step.
@@ -54,7 +54,7 @@ public struct XMLTreeElement: Sendable, Equatable {
 
     /// The first element, depth first including this one, named `{namespace}localName`.
     public func first(_ localName: String, in namespace: String? = nil) -> XMLTreeElement? {
-        if self.is(localName, in: namespace) { return self }
+        if self.matches(localName, in: namespace) { return self }
         for child in children {
             if let found = child.first(localName, in: namespace) { return found }
         }
@@ -69,7 +69,7 @@ public struct XMLTreeElement: Sendable, Equatable {
     }
 
     private func collect(_ localName: String, _ namespace: String?, into found: inout [XMLTreeElement]) {
-        if self.is(localName, in: namespace) { found.append(self) }
+        if self.matches(localName, in: namespace) { found.append(self) }
         for child in children { child.collect(localName, namespace, into: &found) }
     }
 
@@ -85,7 +85,7 @@ public struct XMLTreeElement: Sendable, Equatable {
     }
 }
 
-extension StringProtocol {
+extension String {
     /// Removes XML whitespace (XML 1.0 §2.3 S: space, tab, CR, LF) from both ends.
     func trimmingXMLWhitespace() -> String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
@@ -95,6 +95,6 @@ extension StringProtocol {
 
     /// Splits on XML whitespace (xs:list items, XAddrs, Scopes, Types).
     func splitXMLList() -> [String] {
-        split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }).map(String.init)
+        split(whereSeparator: { (c: Character) -> Bool in c == " " || c == "\t" || c == "\n" || c == "\r" || c == "\r\n" }).map(String.init)
     }
 }
