@@ -32,7 +32,6 @@ public enum DiscoveryMerge {
                 device.ports.append(endpoint.port)
                 device.endpoints.append(endpoint)
                 device.server = device.server ?? endpoint.server
-                if endpoint.requiresAuthentication && endpoint.workingURLs.isEmpty { device.requiresAuthentication = true }
                 if endpoint.authenticationFailed { device.authenticationFailed = true }
             }
             device.ports.sort()
@@ -41,6 +40,10 @@ public enum DiscoveryMerge {
         return devices.values.map { device in
             var device = device
             device.rtspURLs = urls(of: device)
+            // Needs credentials when a port asked for them and no stream was found anywhere.
+            if device.rtspURLs.isEmpty && device.endpoints.contains(where: \.requiresAuthentication) {
+                device.requiresAuthentication = true
+            }
             device.vendor = VendorGuess.guess(
                 manufacturer: device.manufacturer, serverHeaders: device.endpoints.compactMap(\.server),
                 workingPaths: device.endpoints.flatMap(\.workingURLs).compactMap { (try? RTSPURL(string: $0))?.path })

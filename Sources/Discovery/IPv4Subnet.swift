@@ -71,18 +71,18 @@ public struct IPv4Subnet: Sendable, Hashable, Codable, CustomStringConvertible {
         public func makeIterator() -> Iterator {
             let first = UInt64(subnet.network.value)
             let last = first + subnet.addressCount - 1
-            if subnet.prefixLength >= 31 { return Iterator(next: first, last: last) }
-            return Iterator(next: first + 1, last: last - 1)
+            if subnet.prefixLength >= 31 { return Iterator(cursor: first, last: last) }
+            return Iterator(cursor: first + 1, last: last - 1)
         }
 
         public struct Iterator: IteratorProtocol, Sendable {
-            var next: UInt64
+            var cursor: UInt64
             let last: UInt64
 
             public mutating func next() -> IPv4Address? {
-                guard next <= last else { return nil }
-                defer { next += 1 }
-                return IPv4Address(UInt32(next))
+                guard cursor <= last else { return nil }
+                defer { cursor += 1 }
+                return IPv4Address(UInt32(cursor))
             }
         }
     }

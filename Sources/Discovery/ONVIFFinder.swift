@@ -95,11 +95,9 @@ public struct ONVIFFinder: ONVIFSource {
                                        timeout: timeout, logger: logger)
         do {
             apply(try await client.query(), to: &finding)
-        } catch let error as ONVIFError {
+        } catch {
             finding.error = error.description
             if case .authenticationFailed = error { finding.authenticationFailed = true }
-        } catch {
-            finding.error = "\(error)"
         }
         return finding
     }

@@ -143,7 +143,7 @@ public final class DiscoveryManager: Sendable {
                 continue
             }
             let credentials = try optionalCredentials(username: choice.username, password: choice.password) ?? shared
-            let found = choice.port.map { device.urls(port: $0) } ?? (device.mainURL, device.subURL)
+            let found: (main: String?, sub: String?) = choice.port.map { device.urls(port: $0) } ?? (main: device.mainURL, sub: device.subURL)
             guard let url = choice.rtspURL ?? found.main else {
                 results.append(.init(ip: device.ip, port: choice.port, status: "failed", error: device.requiresAuthentication
                     ? "no stream URL found on \(device.ip): it needs a user name and password; run the discovery again with them, or enter the URL"

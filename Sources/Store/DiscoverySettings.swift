@@ -51,8 +51,9 @@ extension AppDatabase: DiscoverySettingsRepository {
     public func saveDiscoverySettings(_ settings: DiscoverySettings) async throws {
         var row = settings
         row.id = 1
+        let stored = row
         try await write("saving the discovery settings") { db in
-            try row.save(db)
+            try stored.save(db)
         }
     }
 }

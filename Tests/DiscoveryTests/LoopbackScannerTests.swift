@@ -56,7 +56,8 @@ struct LoopbackScannerTests {
         #expect(endpoint.methods.contains("DESCRIBE"))
         #expect(endpoint.requiresAuthentication)
         #expect(!endpoint.authenticationFailed)
-        #expect(endpoint.workingURLs == ["rtsp://127.0.0.1:\(camera.port)/stream2", "rtsp://127.0.0.1:\(camera.port)/Streaming/Channels/101"])
+        // The Server header names no vendor with paths of its own: generic paths, then the vendors' in list order.
+        #expect(endpoint.workingURLs == ["rtsp://127.0.0.1:\(camera.port)/Streaming/Channels/101", "rtsp://127.0.0.1:\(camera.port)/stream2"])
         #expect(endpoint.roles["rtsp://127.0.0.1:\(camera.port)/stream2"] == "sub")
         let progress = updates.withLockedValue { $0 }
         #expect(progress.first == ScanProgress(hostsScanned: 0, hostsTotal: 1, devicesFound: 0))

@@ -13,7 +13,7 @@ struct DiscoveryAPITests {
         (["subnets": ["10.0.0.0/8"]], "subnets"),
         (["subnets": ["10.0.0.0/20"]], "allowLarge"),
         (["subnets": ["127.0.0.1"], "ports": [0]], "ports"),
-        (["subnets": ["127.0.0.1"], "ports": []], "ports"),
+        (["subnets": ["127.0.0.1"], "ports": [Int]()], "ports"),
         (["subnets": ["127.0.0.1"], "timeout": 0], "timeout"),
         (["subnets": ["127.0.0.1"], "password": "x"], "username"),
         (["subnets": "127.0.0.1"], "subnets"),
