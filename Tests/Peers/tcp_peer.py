@@ -81,6 +81,8 @@ async def main():
 
 
 if __name__ == "__main__":
+    # The test runner may start us with SIGTERM blocked; we must stop when asked.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
     exit_with_parent()
     asyncio.run(main())
     sys.exit(0)
