@@ -83,16 +83,25 @@ let package = Package(
             .product(name: "DequeModule", package: "swift-collections"),
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Resources/demo")]),
+        // Finding cameras: CIDR ranges, the RTSP port scan (NIO), vendor paths and guesses, merging ONVIF
+        // findings with the scan, the discovery run. Pure parts are value types; only the scanner does I/O.
+        .target(name: "Discovery", dependencies: [
+            "RTSPCore", "ONVIF",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         // The web server: REST API, live WebSocket, server-sent events, the web app. The only module importing Hummingbird.
         .target(name: "Server", dependencies: [
-            "Hub", "Store", "RTSPClient", "RTSPCore", "H26x",
+            "Hub", "Store", "RTSPClient", "RTSPCore", "H26x", "Discovery",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Resources/web")]),
         .executableTarget(name: "watchbox", dependencies: [
-            "Server", "Hub", "Store", "RTSPClient", "RTSPCore", "H26x", "AAC",
+            "Server", "Hub", "Store", "RTSPClient", "RTSPCore", "H26x", "AAC", "Discovery",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -148,6 +157,11 @@ let package = Package(
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+        ]),
+        .testTarget(name: "DiscoveryTests", dependencies: [
+            "Discovery", "RTSPCore", "TestSupport",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .testTarget(name: "RTSPClientTests", dependencies: [
             "RTSPClient", "RTSPCore", "RTP", "H26x", "AAC", "TestSupport",

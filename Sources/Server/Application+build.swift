@@ -13,6 +13,8 @@ public struct WatchBoxServer: Sendable {
     /// Sites, floor plans and placements (issue 8).
     public let plans: PlanService
     public let configuration: ServerConfiguration
+    /// Finding cameras (`/api/discoveries`).
+    public let discovery: DiscoveryManager
 
     /// Opens (creating on first run) the data directory, database and key; registers the cameras.
     /// Throws `StoreError` with a sentence saying what to do when the directory or key is unusable.
@@ -29,7 +31,8 @@ public struct WatchBoxServer: Sendable {
             logger.notice("added the demo camera")
         }
         let plans = PlanService(repository: database, cameras: database, logger: logger)
-        return WatchBoxServer(service: service, plans: plans, configuration: configuration)
+        let discovery = DiscoveryManager(cameras: service, settings: database, secrets: secrets, logger: logger)
+        return WatchBoxServer(service: service, plans: plans, configuration: configuration, discovery: discovery)
     }
 
     /// The web app's files: `--web-root`, else the copy built into the binary.
@@ -49,6 +52,7 @@ public struct WatchBoxServer: Sendable {
         CameraController(service: service).addRoutes(to: api)
         PlanController(plans: plans).addRoutes(to: api)
         EventsController(service: service, plans: plans).addRoutes(to: api)
+        DiscoveryController(discovery: discovery).addRoutes(to: api)
         LiveController(hub: service.hub).addRoutes(to: router)
         return router
     }
@@ -61,7 +65,7 @@ public struct WatchBoxServer: Sendable {
             router: router,
             server: .http1WebSocketUpgrade(webSocketRouter: router),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "WatchBox"),
-            services: [HubService(service: service, plans: plans, logger: logger)],
+            services: [HubService(service: service, plans: plans, discovery: discovery, logger: logger)],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
     }
@@ -71,12 +75,14 @@ public struct WatchBoxServer: Sendable {
 struct HubService: Service {
     let service: CameraService
     var plans: PlanService? = nil
+    var discovery: DiscoveryManager?
     let logger: Logger
 
     func run() async throws {
         try? await gracefulShutdown()
         logger.info("shutting down: closing viewers and camera sessions")
         plans?.shutdown()
+        discovery?.shutdown()
         await service.shutdown()
     }
 }

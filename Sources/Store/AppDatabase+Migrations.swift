@@ -102,7 +102,20 @@ extension AppDatabase {
             }
         }
 
-        // Future migrations go here: migrator.registerMigration("v3") { db in ... }
+        // Discovery settings (issue 5): one row (id = 1) with the default subnets, ports and credentials to try.
+        // Subnets and ports are JSON arrays of text/integers; the password is sealed like a camera's.
+        migrator.registerMigration("v2-discovery-settings") { db in
+            try db.create(table: "discoverySettings") { t in
+                t.primaryKey("id", .integer).check(sql: "id = 1")
+                t.column("subnets", .text).notNull().defaults(to: "[]")
+                t.column("ports", .text).notNull().defaults(to: "[554,8554,88,7447,5000]")
+                t.column("onvif", .boolean).notNull().defaults(to: true)
+                t.column("username", .text).notNull().defaults(to: "")
+                t.column("passwordSealed", .blob)
+            }
+        }
+
+        // Future migrations go here: migrator.registerMigration("v3-...") { db in ... }
 
         return migrator
     }

@@ -7,7 +7,7 @@ struct WatchBoxCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watchbox",
         abstract: "WatchBox: a self-hosted security-camera hub.",
-        subcommands: [ServeCommand.self, ProbeCommand.self, RecordCommand.self, CaptureCommand.self]
+        subcommands: [ServeCommand.self, ProbeCommand.self, RecordCommand.self, CaptureCommand.self, DiscoverCommand.self]
     )
 }
 

@@ -8,6 +8,7 @@ import { hydrateIcons } from './icons.js';
 import { mediaSourceAvailable } from './player.js';
 import { PlansView } from './plans.js';
 import { Viewer } from './viewer.js';
+import { DiscoveryDialog } from './discovery.js';
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -73,6 +74,8 @@ const cameraDialog = new CameraDialog($('#camera-dialog'), {
   },
   onDelete: (camera) => deleteCamera(camera),
 });
+
+const discoveryDialog = new DiscoveryDialog({ onAdded: () => refresh(), confirmDialog: $('#confirm-dialog') });
 
 const cameraByID = (id) => store.cameras.find((camera) => camera.id === id);
 
@@ -349,6 +352,7 @@ document.addEventListener('click', (event) => {
   const action = button.dataset.appAction;
   if (action === 'add') cameraDialog.open();
   else if (action === 'demo') addDemo(button);
+  else if (action === 'discover') discoveryDialog.open();
   else if (action === 'theme') toggleTheme();
   else if (action === 'shortcuts') showShortcuts();
   else if (action === 'retry') { $('#load-error').hidden = true; $('#loading').hidden = false; refresh(); }

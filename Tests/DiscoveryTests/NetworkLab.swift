@@ -1,0 +1,128 @@
+import Foundation
+import TestSupport
+
+/// A test network of Linux network namespaces (the network rule: the scan only ever reaches these):
+/// a scanner namespace holding a bridge with 10.78.0.1/24, and host namespaces 10.78.0.<n> joined to
+/// the bridge by veth pairs. Everything is deleted by `tearDown()` (call it in a `defer`), even after a failure.
+final class NetworkLab: @unchecked Sendable {
+    static let subnet = "10.78.0.0/24"
+    let prefix: String
+    let scanner: String
+    private(set) var hosts: [Int: String] = [:]
+    private var processes: [Process] = []
+    private var namespaces: [String] = []
+
+    /// Root, `ip`, and namespaces that can be created. Under CI=true the tests run (and fail) regardless.
+    static var isAvailable: Bool {
+        if ProcessInfo.processInfo.environment["CI"] == "true" { return true }
+        return geteuid() == 0 && (FileManager.default.isExecutableFile(atPath: "/usr/sbin/ip") || FileManager.default.isExecutableFile(atPath: "/sbin/ip"))
+    }
+
+    static var ip: String { FileManager.default.isExecutableFile(atPath: "/usr/sbin/ip") ? "/usr/sbin/ip" : "/sbin/ip" }
+
+    init() throws {
+        prefix = "wbs\(getpid() % 100_000)x\(Int.random(in: 0..<1000))"
+        scanner = "\(prefix)-s"
+        try run(["netns", "add", scanner])
+        namespaces.append(scanner)
+        try run(["-n", scanner, "link", "set", "lo", "up"])
+        try run(["-n", scanner, "link", "add", "br0", "type", "bridge"])
+        try run(["-n", scanner, "addr", "add", "10.78.0.1/24", "dev", "br0"])
+        try run(["-n", scanner, "link", "set", "br0", "up"])
+    }
+
+    /// Adds host namespace 10.78.0.<number>.
+    @discardableResult
+    func addHost(_ number: Int) throws -> String {
+        let name = "\(prefix)-h\(number)"
+        try run(["netns", "add", name])
+        namespaces.append(name)
+        try run(["-n", name, "link", "set", "lo", "up"])
+        // Created in the host namespace, the peer end moved to the scanner's and put on its bridge.
+        try run(["-n", name, "link", "add", "eth0", "type", "veth", "peer", "name", "v\(number)", "netns", scanner])
+        try run(["-n", name, "addr", "add", "10.78.0.\(number)/24", "dev", "eth0"])
+        try run(["-n", name, "link", "set", "eth0", "up"])
+        try run(["-n", scanner, "link", "set", "v\(number)", "master", "br0"])
+        try run(["-n", scanner, "link", "set", "v\(number)", "up"])
+        hosts[number] = name
+        return name
+    }
+
+    /// Adds more addresses to one host namespace (a crowded /24 without a namespace per address).
+    func addAddresses(_ numbers: some Sequence<Int>, toHost host: Int) throws {
+        for number in numbers { try run(["-n", hosts[host]!, "addr", "add", "10.78.0.\(number)/24", "dev", "eth0"]) }
+    }
+
+    /// Starts a program in a namespace and waits for its "READY <port>" line; returns the port.
+    @discardableResult
+    func start(in namespace: String, _ arguments: [String]) throws -> Int {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.ip)
+        process.arguments = ["netns", "exec", namespace] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        processes.append(process)
+        let handle = output.fileHandleForReading
+        var line = Data()
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            let byte = handle.readData(ofLength: 1)
+            if byte.isEmpty || byte == Data([0x0A]) { break }
+            line.append(byte)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard text.hasPrefix("READY "), let port = Int(text.dropFirst(6).trimmingCharacters(in: .whitespaces)) else {
+            throw PeerError(message: "\(arguments.joined(separator: " ")) in \(namespace) did not start (said \"\(text)\")")
+        }
+        return port
+    }
+
+    /// GStreamer's RTSP server on the host's loopback, reachable on 10.78.0.<host>:<port> through a relay.
+    func startCamera(host: Int, port: Int, paths: [String], auth: (user: String, password: String)? = nil) throws {
+        let namespace = hosts[host]!
+        var arguments = [PeerRTSPServer.python, PeerRTSPServer.scriptPath, "--port", "0", "--width", "320", "--height", "240",
+                         "--bitrate", "300"] + paths.flatMap { ["--path", $0] }
+        if let auth { arguments += ["--auth", "digest", "--user", auth.user, "--password", auth.password] }
+        let internalPort = try start(in: namespace, arguments)
+        try startPeer(host: host, mode: "relay", port: port, extra: ["--to", String(internalPort)])
+    }
+
+    func startPeer(host: Int, mode: String, port: Int, extra: [String] = []) throws {
+        try start(in: hosts[host]!, [PeerRTSPServer.python, Self.peerScript, mode, "--listen", String(port)] + extra)
+    }
+
+    static var peerScript: String {
+        PeerRTSPServer.repositoryRoot.appendingPathComponent("Tests/Peers/tcp_peer.py").path
+    }
+
+    /// Runs a command inside the scanner namespace.
+    func runInScanner(_ executable: String, _ arguments: [String], timeout: Double = 120) throws -> CommandResult {
+        try runCommand(Self.ip, ["netns", "exec", scanner, executable] + arguments, timeout: timeout)
+    }
+
+    func tearDown() {
+        for process in processes where process.isRunning {
+            process.terminate()
+        }
+        for process in processes {
+            let deadline = Date().addingTimeInterval(3)
+            while process.isRunning && Date() < deadline { usleep(20_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+        processes.removeAll()
+        // Deleting a namespace deletes its veth ends and the bridge with it.
+        for namespace in namespaces.reversed() { _ = try? runCommand(Self.ip, ["netns", "delete", namespace], timeout: 10) }
+        namespaces.removeAll()
+    }
+
+    deinit { tearDown() }
+
+    private func run(_ arguments: [String]) throws {
+        let result = try runCommand(Self.ip, arguments, timeout: 20)
+        guard result.status == 0 else {
+            throw PeerError(message: "ip \(arguments.joined(separator: " ")) failed: \(result.stderr)")
+        }
+    }
+}
