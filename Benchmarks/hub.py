@@ -74,7 +74,9 @@ def cpu_seconds(pids):
 
 
 def start_watchbox(binary, data):
-    proc = subprocess.Popen([binary, "serve", "--port", "0", "--data", data, "--log-level", "error"],
+    # --max-streams 256: every camera of the run gets its upstream (the default limit is 16).
+    proc = subprocess.Popen([binary, "serve", "--port", "0", "--data", data, "--log-level", "error",
+                             "--max-streams", "256"],
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     line = proc.stdout.readline()
     if "listening on http://" not in line:
