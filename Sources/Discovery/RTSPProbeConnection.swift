@@ -48,14 +48,18 @@ final class RTSPProbeConnection: Sendable {
         } catch {
             throw Failure.connectFailed
         }
+        // The handler is made before connecting and kept here: a peer that sends garbage at once gets its
+        // connection closed (and the handler removed from the pipeline) before a lookup could find it.
+        let loop = group.next()
+        let handler = try await loop.submit { NIOLoopBound(ResponseHandler(), eventLoop: loop) }.get()
         let channel: any Channel
         do {
-            channel = try await ClientBootstrap(group: group)
+            channel = try await ClientBootstrap(group: loop)
                 .connectTimeout(.nanoseconds(Int64(timeout.nanoseconds)))
                 .channelOption(.tcpOption(.tcp_nodelay), value: 1)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(ResponseHandler())
+                        try channel.pipeline.syncOperations.addHandler(handler.value)
                     }
                 }
                 .connect(to: target)
@@ -67,9 +71,6 @@ final class RTSPProbeConnection: Sendable {
         } catch {
             throw Failure.connectFailed
         }
-        let handler = try await channel.eventLoop.submit {
-            NIOLoopBound(try channel.pipeline.syncOperations.handler(type: ResponseHandler.self), eventLoop: channel.eventLoop)
-        }.get()
         return RTSPProbeConnection(channel: channel, handler: handler, address: address, port: port)
     }
 
