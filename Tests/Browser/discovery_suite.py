@@ -101,10 +101,12 @@ class Steps:
             raise Failure(f"progress text: {counts!r}")
         items = self.items()
         # One address, two RTSP ports with streams: one row per port, each a camera of its own.
-        if [(item["ip"], item["port"]) for item in items] != [("127.0.0.1", str(port)) for port in self.ports]:
-            raise Failure(f"expected 127.0.0.1 on ports {self.ports}, saw {items}")
-        for item, url in zip(items, (f"rtsp://127.0.0.1:{self.ports[0]}/stream1",
-                                     f"rtsp://127.0.0.1:{self.ports[1]}/Streaming/Channels/101")):
+        # Rows come in port order (the ports the test got from the system may be in either order).
+        if [(item["ip"], item["port"]) for item in items] != [("127.0.0.1", str(port)) for port in sorted(self.ports)]:
+            raise Failure(f"expected 127.0.0.1 on ports {sorted(self.ports)}, saw {items}")
+        url_of = {self.ports[0]: f"rtsp://127.0.0.1:{self.ports[0]}/stream1",
+                  self.ports[1]: f"rtsp://127.0.0.1:{self.ports[1]}/Streaming/Channels/101"}
+        for item, url in zip(items, (url_of[port] for port in sorted(self.ports))):
             if url not in item["text"] or item["added"] or item["disabled"]:
                 raise Failure(f"{url} should be listed as new, saw {item}")
         page.driver.save_screenshot(os.path.join(self.artifacts, "discovery-results-desktop.png"))
