@@ -1,3 +1,4 @@
+import ONVIF
 import RTSPCore
 
 /// One device (one IP address) as discovery reports it: what ONVIF said about it, the RTSP ports that
@@ -78,30 +79,9 @@ public struct DiscoveredDevice: Sendable, Equatable, Codable {
     }
 }
 
-/// A media profile of an ONVIF device (ONVIF Media Service Spec §5.2 GetProfiles, with the encoder's
+/// A media profile of an ONVIF device, as the ONVIF module reads it (GetProfiles with the encoder's
 /// resolution and frame rate, and the GetStreamUri/GetSnapshotUri answers).
-public struct DiscoveredProfile: Sendable, Equatable, Codable {
-    public var token: String
-    public var name: String
-    public var encoding: String?
-    public var width: Int?
-    public var height: Int?
-    public var fps: Double?
-    public var streamURI: String?
-    public var snapshotURI: String?
-
-    public init(token: String, name: String, encoding: String? = nil, width: Int? = nil, height: Int? = nil,
-                fps: Double? = nil, streamURI: String? = nil, snapshotURI: String? = nil) {
-        self.token = token
-        self.name = name
-        self.encoding = encoding
-        self.width = width
-        self.height = height
-        self.fps = fps
-        self.streamURI = streamURI
-        self.snapshotURI = snapshotURI
-    }
-}
+public typealias DiscoveredProfile = ONVIFMediaProfile
 
 /// What ONVIF found at one address: the WS-Discovery answer and, when the device query worked, its report
 /// (both in Discovery's own terms; `ONVIFFinding+ONVIF.swift` converts from the ONVIF module's types).

@@ -109,10 +109,7 @@ public struct ONVIFFinder: ONVIFSource {
         finding.firmwareVersion = report.firmwareVersion
         finding.serialNumber = report.serialNumber
         finding.authentication = report.authentication
-        finding.profiles = report.profiles.map {
-            DiscoveredProfile(token: $0.token, name: $0.name, encoding: $0.encoding, width: $0.width, height: $0.height,
-                              fps: $0.fps, streamURI: $0.streamURI, snapshotURI: $0.snapshotURI)
-        }
+        finding.profiles = report.profiles
     }
 
     /// The first XAddr whose host is an IPv4 address in the scope (http before https).
