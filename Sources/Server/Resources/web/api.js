@@ -14,7 +14,8 @@ export class APIError extends Error {
 
 const unreachable = "Can't reach WatchBox. Check that the server is running and that this device can reach it.";
 
-async function call(method, path, body) {
+/** One JSON request: the answer's body, or an APIError. */
+export async function call(method, path, body) {
   const init = { method, cache: 'no-store', headers: { Accept: 'application/json' } };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';

@@ -6,29 +6,9 @@
 
 import { hydrateIcons } from './icons.js';
 import { confirmAction, toast } from './dialogs.js';
+import { call } from './api.js';
 
 const pollInterval = 300;
-
-async function call(method, path, body) {
-  const init = { method, cache: 'no-store', headers: { Accept: 'application/json' } };
-  if (body !== undefined) {
-    init.headers['Content-Type'] = 'application/json';
-    init.body = JSON.stringify(body);
-  }
-  let response;
-  try {
-    response = await fetch(path, init);
-  } catch {
-    throw Object.assign(new Error("Can't reach WatchBox. Check that the server is running."), { field: null });
-  }
-  const text = await response.text();
-  let data = null;
-  try { data = text ? JSON.parse(text) : null; } catch { data = null; }
-  if (!response.ok) {
-    throw Object.assign(new Error(data?.error || `WatchBox answered ${response.status}`), { field: data?.field ?? null, status: response.status });
-  }
-  return data;
-}
 
 const escapeHTML = (text) => String(text ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
 
