@@ -63,7 +63,7 @@ public struct WatchBoxServer: Sendable {
         let router = router(logRequests: logger.logLevel <= .debug)
         return Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: router),
+            server: QuietConnectionCloser.builder(webSocketRouter: router),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "WatchBox"),
             services: [HubService(service: service, plans: plans, discovery: discovery, logger: logger)],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
