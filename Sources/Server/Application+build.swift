@@ -21,7 +21,12 @@ public struct WatchBoxServer: Sendable {
     public static func open(configuration: ServerConfiguration, logger: Logger) async throws -> WatchBoxServer {
         let database = try AppDatabase.open(dataDirectory: configuration.dataDirectory)
         let secrets = try SecretBox.load(dataDirectory: configuration.dataDirectory)
-        let hub = StreamHub(configuration: .init(maxUpstreams: configuration.maxStreams, gracePeriod: configuration.gracePeriod),
+        // A check's timeout: 5 s, or less when checks are meant to be more frequent than that (tests).
+        let healthChecks = configuration.healthInterval.map {
+            CameraHealthMonitor.Configuration(interval: $0, timeout: min(.seconds(5), max(.milliseconds(500), $0)))
+        }
+        let hub = StreamHub(configuration: .init(maxUpstreams: configuration.maxStreams, gracePeriod: configuration.gracePeriod,
+                                                 healthChecks: healthChecks, failAfter: configuration.failAfter),
                             logger: logger)
         let service = CameraService(repository: database, secrets: secrets, hub: hub,
                                     snapshotter: Snapshotter(ffmpegPath: configuration.ffmpegPath), logger: logger)
