@@ -21,10 +21,8 @@ public struct WatchBoxServer: Sendable {
     public static func open(configuration: ServerConfiguration, logger: Logger) async throws -> WatchBoxServer {
         let database = try AppDatabase.open(dataDirectory: configuration.dataDirectory)
         let secrets = try SecretBox.load(dataDirectory: configuration.dataDirectory)
-        // A check's timeout: 5 s, or less when checks are meant to be more frequent than that (tests).
-        let healthChecks = configuration.healthInterval.map {
-            CameraHealthMonitor.Configuration(interval: $0, timeout: min(.seconds(5), max(.milliseconds(500), $0)))
-        }
+        // A camera is checked again only after its previous check ended, whatever the interval.
+        let healthChecks = configuration.healthInterval.map { CameraHealthMonitor.Configuration(interval: $0, timeout: .seconds(5)) }
         let hub = StreamHub(configuration: .init(maxUpstreams: configuration.maxStreams, gracePeriod: configuration.gracePeriod,
                                                  healthChecks: healthChecks, failAfter: configuration.failAfter),
                             logger: logger)

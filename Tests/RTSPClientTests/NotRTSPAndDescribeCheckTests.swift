@@ -86,7 +86,8 @@ struct DescribeCheckTests {
         let server = try PeerRTSPServer(["--width", "320", "--height", "240", "--auth", "digest", "--user", "admin",
                                          "--password", "s3cret", "--request-log", log.path])
         defer { server.stop() }
-        let result = try await RTSPDescribeCheck.run(url: try RTSPURL(string: server.url(user: "admin", password: "s3cret")))
+        // GStreamer builds the media (encoder and all) to answer DESCRIBE: patient, for a busy machine.
+        let result = try await RTSPDescribeCheck.run(url: try RTSPURL(string: server.url(user: "admin", password: "s3cret")), timeout: .seconds(30))
         #expect(result.trackCount == 1)
         #expect(result.server?.isEmpty == false)
         // GStreamer logs the request when it handles it; give it a moment.
@@ -100,7 +101,7 @@ struct DescribeCheckTests {
         let server = try PeerRTSPServer(["--width", "320", "--height", "240", "--auth", "digest", "--user", "admin", "--password", "s3cret"])
         defer { server.stop() }
         do {
-            _ = try await RTSPDescribeCheck.run(url: try RTSPURL(string: server.url(user: "admin", password: "wrong")))
+            _ = try await RTSPDescribeCheck.run(url: try RTSPURL(string: server.url(user: "admin", password: "wrong")), timeout: .seconds(30))
             Issue.record("the check passed with a wrong password")
         } catch let error as RTSPClientError {
             #expect(error.kind == .authenticationFailed, "\(error)")

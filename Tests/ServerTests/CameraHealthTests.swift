@@ -101,7 +101,7 @@ struct CameraHealthTests {
         let test = try await TestServer.make(healthInterval: .milliseconds(500))
         let hub = test.server.service.hub
         let id = try await add(test, "Locked", peer.url(), username: "admin", password: "not-it")
-        try await eventually("the check to fail") { hub.status(cameraID: id).reachable == false }
+        try await eventually("the check to fail") { hub.status(cameraID: id).state == .authenticationFailed }
         let status = hub.status(cameraID: id)
         #expect(status.state == .authenticationFailed, "\(status)")
         #expect(status.message?.hasPrefix("authentication failed for rtsp://127.0.0.1:\(peer.port)/stream: check the username and password") == true,
