@@ -47,7 +47,14 @@ public enum RTSPDescribeCheck {
                                          url: url.redacted, method: request.method, cseq: request.cseq)
                 }
                 let wait = min(configuration.requestTimeout, .nanoseconds(Int64(left / .nanoseconds(1))))
-                let response = try await connection.request(request, timeout: wait)
+                let response: RTSPResponse
+                do {
+                    response = try await connection.request(request, timeout: wait)
+                } catch let error as RTSPClientError where error.kind == .timeout {
+                    // Say the whole check's time, not what was left of it for this request.
+                    throw RTSPClientError(.timeout, "\(url.redacted) did not answer \(request.method) within \(Self.seconds(timeout)) s",
+                                         url: url.redacted, method: request.method, cseq: request.cseq)
+                }
                 action = machine.receive(response)
             case .openConnection(let target):
                 connection.close()

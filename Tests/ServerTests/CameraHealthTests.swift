@@ -1,5 +1,8 @@
 import Foundation
 import Hub
+import NIOConcurrencyHelpers
+import RTSPClient
+import RTSPCore
 import Hummingbird
 import HummingbirdTesting
 @testable import Server
@@ -130,5 +133,76 @@ struct CameraHealthTests {
         #expect(try #require(hub.health).checksStarted == checks, "no check while the camera is watched")
         viewer.close()
         await test.shutdown()
+    }
+
+    @Test func aPortThatIsNotRTSPSaysSoInTestConnectionAndInTheHubState() async throws {
+        let http = try TCPPeer("http")
+        defer { http.stop() }
+        let test = try await TestServer.make(healthInterval: .milliseconds(500))
+        let url = "rtsp://admin:pw-Zq9@127.0.0.1:\(http.port)/stream"
+        let expected = "127.0.0.1:\(http.port) answered, but not with RTSP (it looks like an HTTP server): check the port and the URL"
+        let result = try await test.server.service.test(TestConnectionInput(rtspURL: url))
+        #expect(result.ok == false)
+        #expect(result.error == expected)
+        #expect(result.state == .error)
+        let hub = test.server.service.hub
+        let id = try await add(test, "Web page", url)
+        try await eventually("the check") { hub.status(cameraID: id).reachable == false }
+        let status = hub.status(cameraID: id)
+        #expect(status.state == .error)
+        #expect(status.message?.hasPrefix(expected + " (checked ") == true, "\(status.message ?? "-")")
+        #expect(status.message?.contains("pw-Zq9") == false)
+        await test.shutdown()
+    }
+}
+
+/// Checks run at most `maxConcurrentChecks` at once, spread over every camera, and skip watched cameras.
+@Suite("CameraHealthMonitor scheduling", .serialized)
+struct CameraHealthSchedulingTests {
+    /// A real RTSP upstream (its check talks to a real listener) that counts checks in flight.
+    struct CountedUpstream: Upstream, HealthCheckable {
+        let inner: RTSPUpstream
+        let counter: Counter
+        func run(onEvent: @escaping @Sendable (UpstreamEvent) -> Void) async { await inner.run(onEvent: onEvent) }
+        func checkHealth(timeout: Duration) async -> HealthCheck? {
+            counter.enter()
+            defer { counter.leave() }
+            return await inner.checkHealth(timeout: timeout)
+        }
+    }
+
+    final class Counter: Sendable {
+        private let state = NIOLockedValueBox((now: 0, most: 0, total: 0))
+        func enter() { state.withLockedValue { $0.now += 1; $0.most = max($0.most, $0.now); $0.total += 1 } }
+        func leave() { state.withLockedValue { $0.now -= 1 } }
+        var most: Int { state.withLockedValue { $0.most } }
+        var total: Int { state.withLockedValue { $0.total } }
+    }
+
+    @Test func atMostFourChecksAtOnceAndEveryCameraIsChecked() async throws {
+        // A listener that never answers: each check lasts its whole (1 s) timeout, so checks overlap.
+        let silent = try TCPPeer("silent")
+        defer { silent.stop() }
+        let counter = Counter()
+        let hub = StreamHub(configuration: .init(healthChecks: .init(interval: .milliseconds(400), maxConcurrentChecks: 4,
+                                                                        timeout: .seconds(1))))
+        var ids: [UUID] = []
+        for _ in 0..<9 {
+            let id = UUID()
+            let upstream = RTSPUpstream(url: try RTSPURL(string: "rtsp://127.0.0.1:\(silent.port)/stream"))
+            await hub.register(cameraID: id, upstreams: [.main: CountedUpstream(inner: upstream, counter: counter)], isActive: true)
+            ids.append(id)
+        }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline, !ids.allSatisfy({ hub.status(cameraID: $0).checkedAt != nil }) {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(ids.allSatisfy { hub.status(cameraID: $0).checkedAt != nil }, "every camera was checked")
+        #expect(counter.most == 4, "at most 4 at once, and checks did overlap: \(counter.most)")
+        let status = hub.status(cameraID: ids[0])
+        #expect(status.state == .unreachable, "a silent port is unreachable: \(status)")
+        #expect(status.message?.hasPrefix("rtsp://127.0.0.1:\(silent.port)/stream did not answer OPTIONS within 1 s (checked ") == true,
+                "\(status.message ?? "-")")
+        await hub.shutdown()
     }
 }
