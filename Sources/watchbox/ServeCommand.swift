@@ -31,6 +31,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds a stream keeps running after its last viewer leaves.")
     var grace: Double = 10
 
+    @Option(help: "Seconds between checks (RTSP OPTIONS + DESCRIBE, no video) of each camera nobody is watching; 0 turns them off.")
+    var healthInterval: Double = 60
+
+    @Option(help: "Seconds a watched camera may be reconnecting before it is reported failed.")
+    var failAfter: Double = 10
+
     @Flag(help: "Add a demo camera (a looping clip) when there is no camera yet.")
     var demo = false
 
@@ -55,12 +61,16 @@ struct ServeCommand: AsyncParsableCommand {
         guard (1...65535).contains(port) || port == 0 else { Self.fail("--port must be between 1 and 65535", code: 2) }
         guard maxStreams >= 1 else { Self.fail("--max-streams must be at least 1", code: 2) }
         guard grace >= 0 else { Self.fail("--grace must not be negative", code: 2) }
+        guard healthInterval >= 0 else { Self.fail("--health-interval must not be negative (0 turns the checks off)", code: 2) }
+        guard failAfter >= 0 else { Self.fail("--fail-after must not be negative", code: 2) }
 
         let directory = data.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath) }
             ?? ServerConfiguration.defaultDataDirectory
         let configuration = ServerConfiguration(
             host: host, port: port, dataDirectory: directory, maxStreams: maxStreams,
-            gracePeriod: .milliseconds(Int64(grace * 1000)), demo: demo, ffmpegPath: ffmpeg, webRoot: webRoot)
+            gracePeriod: .milliseconds(Int64(grace * 1000)), demo: demo, ffmpegPath: ffmpeg, webRoot: webRoot,
+            healthInterval: healthInterval > 0 ? .milliseconds(Int64(healthInterval * 1000)) : nil,
+            failAfter: .milliseconds(Int64(failAfter * 1000)))
         let server: WatchBoxServer
         do {
             server = try await WatchBoxServer.open(configuration: configuration, logger: logger)

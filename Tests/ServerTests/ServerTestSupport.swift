@@ -44,11 +44,14 @@ struct TestServer {
     let directory: URL
     let logs: LogCapture
 
-    static func make(demo: Bool = false, maxStreams: Int = 16) async throws -> TestServer {
+    /// `healthInterval`: check unwatched cameras this often (only for tests whose cameras are on loopback).
+    static func make(demo: Bool = false, maxStreams: Int = 16, healthInterval: Duration? = nil,
+                     failAfter: Duration = .seconds(10)) async throws -> TestServer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("watchbox-server-\(UUID().uuidString)")
         let logs = LogCapture()
         let configuration = ServerConfiguration(port: 0, dataDirectory: directory, maxStreams: maxStreams,
-                                                gracePeriod: .milliseconds(500), demo: demo)
+                                                gracePeriod: .milliseconds(500), demo: demo,
+                                                healthInterval: healthInterval, failAfter: failAfter)
         let server = try await WatchBoxServer.open(configuration: configuration, logger: logs.logger)
         return TestServer(server: server, directory: directory, logs: logs)
     }
