@@ -266,9 +266,10 @@ def main():
         if steps.run("find_cameras", steps.find_cameras):
             if steps.run("add_two_and_play", steps.add_two):
                 steps.run("duplicates_flagged", steps.duplicates_flagged)
-            steps.run("onvif_camera_added_with_profiles_and_playing", steps.onvif_camera)
             steps.run("phone_layout", steps.phone_layout)
             steps.run("large_subnet_confirmation", steps.large_subnet_confirmation)
+            # Last: adding closes the dialog, which the layout steps above photograph open.
+            steps.run("onvif_camera_added_with_profiles_and_playing", steps.onvif_camera)
         print(f"{steps.passed} passed, {steps.failed} failed", flush=True)
         return 1 if steps.failed else 0
     finally:
