@@ -105,6 +105,37 @@ final class NetworkLab: @unchecked Sendable {
         }
     }
 
+    /// `nft` (nftables) is there to make a host drop packets in tests.
+    static var hasNFTables: Bool {
+        if ProcessInfo.processInfo.environment["CI"] == "true" { return true }
+        return FileManager.default.isExecutableFile(atPath: "/usr/sbin/nft")
+    }
+
+    /// Makes the host drop the first TCP SYN from each address to `port` and accept the ones after (a camera
+    /// that is slow to answer, or a SYN lost on the way): the client's own SYN retransmission comes only after
+    /// a second (RFC 6298 §2.1), so the connection attempt that sent it times out.
+    func dropFirstSYN(host: Int, port: Int) throws {
+        let rules = """
+            table inet wbtest {
+              set seen { type ipv4_addr; flags dynamic, timeout; timeout 5m; }
+              chain input {
+                type filter hook input priority 0; policy accept;
+                tcp dport \(port) tcp flags & (syn | ack) == syn ip saddr @seen accept
+                tcp dport \(port) tcp flags & (syn | ack) == syn add @seen { ip saddr } drop
+              }
+            }
+            """
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-h\(host).nft")
+        try rules.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        try run(["netns", "exec", hosts[host]!, "nft", "-f", file.path])
+    }
+
+    /// Forgets who sent a SYN to the host since `dropFirstSYN`: the next first SYN is dropped again.
+    func forgetSYNs(host: Int) throws {
+        try run(["netns", "exec", hosts[host]!, "nft", "flush", "set", "inet", "wbtest", "seen"])
+    }
+
     /// Starts a program in a namespace and waits for its "READY <port>" (or "PORT <port>") line; returns the port.
     @discardableResult
     func start(in namespace: String, _ arguments: [String]) throws -> Int {
