@@ -193,7 +193,7 @@ struct DiscoveryAPITests {
         let test = try await TestServer.make()
         try await test.application.test(.router) { client in
             let started = try await client.execute(uri: "/api/discoveries", method: .post, headers: jsonHeaders, body: json([
-                "subnets": ["127.0.0.0/29"], "ports": [camera.port, silentPort], "onvif": false, "timeout": 1,
+                "subnets": ["127.0.0.0/29"], "ports": [camera.port, silentPort], "onvif": false, "timeout": 5,
             ]))
             let id = try #require(object(started.body)["id"] as? String)
             let stream = try await client.execute(uri: "/api/discoveries/\(id)/events", method: .get)
