@@ -35,13 +35,13 @@ struct ConnectionTests {
     @Test func aConnectionSilentForTheFirstByteTimeoutIsClosedAndOthersAreServed() async throws {
         let test = try await TestServer.make()
         try await withDeadline(seconds: 30, "the first-byte timeout test") {
-            try await test.application(firstByteTimeout: .milliseconds(300)).test(.live) { client in
+            try await test.application(firstByteTimeout: .seconds(2)).test(.live) { client in
                 let port = try #require(client.port)
                 let fd = try connectedSocket(port: port)
                 defer { close(fd) }
                 let started = Date()
                 #expect(try readToEnd(fd, timeout: 10) == Data())
-                #expect(Date().timeIntervalSince(started) >= 0.25)
+                #expect(Date().timeIntervalSince(started) >= 1.9)
                 // A client that speaks in time is answered.
                 let reply = String(decoding: try readHTTPBytes(port: port, path: "/api/health", until: "ok", timeout: 10,
                                                                headers: []), as: UTF8.self)
