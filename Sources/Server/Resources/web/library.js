@@ -333,12 +333,15 @@ export class LibraryView {
     }
     this.notice = null;
     this.pendingSeek = from;
+    this.seekTarget = from;
     this.timeline.setPlayhead(from);
     this.player.playFrom(segment, from);
     this.renderPlayer();
   }
 
   showTime(wall) {
+    // The first frame shown after a seek: where playback really started (tests read it too).
+    if (this.pendingSeek !== null && this.pendingSeek !== undefined) this.lastSeek = { target: this.seekTarget, firstWall: wall };
     this.pendingSeek = null;
     this.timeline.setPlayhead(wall);
     this.clock.hidden = false;

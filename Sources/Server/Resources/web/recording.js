@@ -9,7 +9,7 @@ import { openMenu } from './dialogs.js';
 const dayNames = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const modeHints = {
   off: 'Nothing is recorded. The Record button in full screen still records on demand.',
-  continuous: 'Records all the time, in one-minute files, and keeps the camera’s stream running for it.',
+  continuous: 'Records all the time (the camera’s stream keeps running for it).',
   scheduled: 'Records during the time windows below, every week.',
   manual: 'Records only when you press Record in full screen (or through the API).',
 };
