@@ -33,7 +33,10 @@ export class RecordingPlayer {
     video.muted = true;
     video.playsInline = true;
     video.setAttribute('playsinline', '');
-    this.onFrame = () => this.reportTime();
+    // The clock follows the frames actually presented (requestVideoFrameCallback's mediaTime), not the
+    // playhead the decoder is heading for; browsers without it use timeupdate and animation frames.
+    this.frameCallbacks = 'requestVideoFrameCallback' in video;
+    this.onFrame = () => { if (!this.frameCallbacks) this.reportTime(); };
     video.addEventListener('timeupdate', this.onFrame);
     video.addEventListener('playing', () => this.setState('playing'));
     video.addEventListener('pause', () => { if (this.session && !this.wantPlaying) this.setState('paused'); });
@@ -42,17 +45,29 @@ export class RecordingPlayer {
       if (this.session) this.fail(`The browser could not decode this footage (${video.error?.message || 'media error'}).`);
     });
     this.timer = setInterval(() => this.tick(), 250);
-    const frame = () => {
-      if (this.session && !video.paused) this.reportTime();
+    if (this.frameCallbacks) {
+      const presented = (now, metadata) => {
+        if (this.destroyed) return;
+        if (this.session?.started) this.reportTime(metadata.mediaTime);
+        video.requestVideoFrameCallback(presented);
+      };
+      video.requestVideoFrameCallback(presented);
+    } else {
+      const frame = () => {
+        if (this.session && !video.paused) this.reportTime();
+        this.raf = requestAnimationFrame(frame);
+      };
       this.raf = requestAnimationFrame(frame);
-    };
-    this.raf = requestAnimationFrame(frame);
+    }
   }
 
-  /** The wall time (ms) of the frame on screen, or null. */
+  /** The wall time (ms) of the frame on screen (of the playhead when no frame was presented yet), or null. */
   get wallTime() {
     const session = this.session;
     if (!session || session.origin === null || !session.started) return null;
+    if (session.presented !== null && session.presented !== undefined && Math.abs(session.presented - this.video.currentTime) < 0.5) {
+      return session.origin + session.presented * 1000;
+    }
     return session.origin + this.video.currentTime * 1000;
   }
 
@@ -90,7 +105,7 @@ export class RecordingPlayer {
     const mediaSource = new MediaSourceClass();
     const session = {
       mediaSource, sourceBuffer: null, origin: null, target: wallMs, started: false, queue: [],
-      current: segment, fetching: false, last: segment, retryAt: 0, abort: new AbortController(), url: null,
+      current: segment, fetching: false, last: segment, retryAt: 0, presented: null, abort: new AbortController(), url: null,
     };
     this.session = session;
     this.error = null;
@@ -182,7 +197,7 @@ export class RecordingPlayer {
     this.video.currentTime = target;
     this.video.playbackRate = this.rate;
     if (this.wantPlaying) this.video.play().catch(() => {});
-    this.reportTime();
+    if (!this.frameCallbacks) this.reportTime();
   }
 
   /** Fetches the next segment when the buffer ahead runs low; jumps gaps; trims what was watched. */
@@ -264,7 +279,9 @@ export class RecordingPlayer {
     if (current) this.session.current = current;
   }
 
-  reportTime() {
+  /** Tells the page the wall time on screen; `mediaTime` is the presented frame's, when known. */
+  reportTime(mediaTime = null) {
+    if (mediaTime !== null && this.session) this.session.presented = mediaTime;
     const wall = this.wallTime;
     if (wall !== null) this.callbacks.onTime?.(wall);
   }
@@ -309,6 +326,7 @@ export class RecordingPlayer {
   }
 
   destroy() {
+    this.destroyed = true;
     this.stop();
     clearInterval(this.timer);
     cancelAnimationFrame(this.raf);
