@@ -55,7 +55,7 @@ export class LibraryView {
         <aside class="lib-side">
           <div class="field lib-camera-field">
             <label for="lib-camera">Camera</label>
-            <select id="lib-camera" class="lib-select"></select>
+            <select id="lib-camera" class="lib-select" aria-label="Camera"></select>
           </div>
           <details class="lib-calendar-box">
             <summary class="lib-day-summary">${icon('calendar')}<span class="lib-day-label"></span></summary>
