@@ -1,6 +1,6 @@
 // The library's day timeline: one local day (24 h, 23 or 25 on a DST change) drawn on a canvas with the
 // recorded spans, the gaps between them, protected ranges, a selected range and the playhead.
-// Zoom with the wheel, a pinch or the +/− keys (down to 5 minutes across); pan with a horizontal wheel,
+// Zoom with the wheel, a pinch or the +/− keys (down to 2 minutes across); pan with a horizontal wheel,
 // Shift+wheel, one finger, or the arrow keys' cursor reaching the edge.
 // Mouse and pen: a click plays from that moment, a drag selects a range. Touch: a tap plays, a drag
 // pans, a press held for half a second then dragged selects. Keyboard (the timeline is a slider):
@@ -9,7 +9,7 @@
 
 /** Segments closer than this are one continuous span (the API's rule: within 1 s). */
 export const continuityMs = 1000;
-const minWindowMs = 5 * 60 * 1000;
+const minWindowMs = 2 * 60 * 1000;
 const holdMs = 450;
 const tickSteps = [60e3, 120e3, 300e3, 600e3, 900e3, 1800e3, 3600e3, 7200e3, 10800e3, 21600e3];
 
@@ -135,7 +135,7 @@ export class Timeline {
     return this.spans.find((span) => ms >= span.startMs && ms < span.endMs) ?? null;
   }
 
-  /** The window shown, kept inside the day and no narrower than 5 minutes. */
+  /** The window shown, kept inside the day and no narrower than 2 minutes. */
   setView(start, end) {
     const day = this.dayEnd - this.dayStart;
     let width = Math.max(Math.min(end - start, day), Math.min(minWindowMs, day));
