@@ -148,8 +148,11 @@ export class StorageView {
     const share = (value) => (total ? `${Math.max(0, Math.min(100, (value / total) * 100))}%` : '0%');
     const $ = (selector) => this.root.querySelector(selector);
     $('.storage-directory').textContent = `Recordings are kept in ${data.directory} · ${bytesText(total)} disk`;
+    // Any footage at all shows as a sliver, however large the disk.
     $('.bar-recordings').style.width = share(recordings);
+    $('.bar-recordings').style.minWidth = recordings > 0 ? '4px' : '0';
     $('.bar-other').style.width = share(other);
+    $('.bar-other').style.minWidth = other > 0 ? '2px' : '0';
     $('.storage-bar').setAttribute('aria-label', `Recordings ${bytesText(recordings)}, other files ${bytesText(other)}, free ${bytesText(free)} of ${bytesText(total)}`);
     $('.value-recordings').textContent = bytesText(recordings);
     $('.value-other').textContent = bytesText(other);

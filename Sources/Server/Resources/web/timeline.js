@@ -11,7 +11,7 @@
 export const continuityMs = 1000;
 const minWindowMs = 2 * 60 * 1000;
 const holdMs = 450;
-const tickSteps = [60e3, 120e3, 300e3, 600e3, 900e3, 1800e3, 3600e3, 7200e3, 10800e3, 21600e3];
+const tickSteps = [10e3, 15e3, 30e3, 60e3, 120e3, 300e3, 600e3, 900e3, 1800e3, 3600e3, 7200e3, 10800e3, 21600e3];
 
 /** Merges segments (sorted by start) into continuous spans: [{startMs, endMs, segments}]. */
 export function spansOf(segments, gap = continuityMs) {
@@ -218,7 +218,7 @@ export class Timeline {
     }
 
     // Ticks and their labels.
-    const step = tickSteps.find((candidate) => (candidate / (this.viewEnd - this.viewStart)) * width >= 64) ?? tickSteps[tickSteps.length - 1];
+    const step = tickSteps.find((candidate) => (candidate / (this.viewEnd - this.viewStart)) * width >= (candidate < 60e3 ? 72 : 56)) ?? tickSteps[tickSteps.length - 1];
     ctx.font = '600 11px ' + (style.fontFamily || 'sans-serif');
     ctx.textBaseline = 'top';
     ctx.textAlign = 'center';
@@ -229,7 +229,7 @@ export class Timeline {
       ctx.fillRect(x - 0.5, track.top - 5, 1, 5);
       if (x > 14 && x < width - 14) {
         ctx.fillStyle = color('--tl-label', '#6b7382');
-        ctx.fillText(clockText(ms, false), x, 4);
+        ctx.fillText(clockText(ms, step < 60e3), x, 4);
       }
     }
 
