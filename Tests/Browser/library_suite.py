@@ -409,9 +409,9 @@ class Suite:
         self.spans = spans
 
     def test_click_plays(self):
-        spans = getattr(self, "spans", None) or self.js("return window.watchbox.library.timeline.spans.map(s => [s.startMs / 1000, s.endMs / 1000])")
         if self.js("return !window.watchbox || !window.watchbox.library.active"):
             self.open_library("Front")
+        spans = getattr(self, "spans", None) or self.js("return window.watchbox.library.timeline.spans.map(s => [s.startMs / 1000, s.endMs / 1000])")
         first = spans[0]
         self.expect(first[1] - first[0] >= 8, "the first span is only %.1f s" % (first[1] - first[0]))
         target = first[0] + min(7.3, (first[1] - first[0]) / 2)
@@ -423,6 +423,7 @@ class Suite:
         shown = seek["firstWall"] / 1000
         self.expect(clicked - GOP_SECONDS - 0.1 <= shown <= clicked + 1.0,
                     "clicked %s, the player's first frame shows %s (more than a GOP away)" % (iso(clicked), iso(shown)))
+        print("  clicked %s, first frame shown %s (%+.0f ms)" % (iso(clicked), iso(shown), (shown - clicked) * 1000), flush=True)
         clock = self.js("return [document.querySelector('.lib-clock-time').textContent, +document.querySelector('.lib-clock').dataset.wallMs]")
         self.expect(clock[0] == datetime.fromtimestamp(clock[1] / 1000).strftime("%H:%M:%S"), "the clock reads %r" % clock)
         t0 = self.js("return [window.watchbox.library.video.currentTime, window.watchbox.library.timeline.playhead]")
@@ -443,6 +444,7 @@ class Suite:
         time.sleep(4)
         b = self.js("return [+document.querySelector('.lib-clock').dataset.wallMs, performance.now(), window.watchbox.library.video.playbackRate]")
         ratio = (b[0] - a[0]) / (b[1] - a[1])
+        print("  at 2x the clock advanced %.2fx real time" % ratio, flush=True)
         self.expect(b[2] == 2, "the video's playbackRate is %r" % b[2])
         self.expect(ratio > 1.3, "at 2× the clock advanced %.2f× real time" % ratio)
         self.click('.lib-speed input[value="1"] + span')
@@ -479,6 +481,7 @@ class Suite:
         wanted = selection[1] - selection[0]
         self.expect(wanted - 0.1 <= duration <= wanted + GOP_SECONDS + 0.2,
                     "the export lasts %.2f s for a %.2f s range (a GOP is %.1f s)" % (duration, wanted, GOP_SECONDS))
+        print("  exported %.2f s for a %.2f s range (%s)" % (duration, wanted, os.path.basename(path)), flush=True)
         decode = subprocess.run(["ffmpeg", "-v", "error", "-i", path, "-f", "null", "-"], capture_output=True, text=True)
         self.expect(decode.returncode == 0 and not decode.stderr.strip(), "ffmpeg decoding the export: %s" % decode.stderr.strip()[:400])
         self.selection = selection
