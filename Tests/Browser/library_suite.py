@@ -335,6 +335,8 @@ class Suite:
             wait_until("the full-screen view", lambda: self.js("return window.watchbox.viewer.isOpen"))
             wait_until("Record to be offered", lambda: self.js(
                 "return document.querySelector('.rec-button').getAttribute('aria-pressed') === 'false'"), timeout=15)
+            # The controls hide after 3 quiet seconds of live video: a pointer move shows them again.
+            self.js("window.watchbox.viewer.wake()")
             self.click(".rec-button")
             self.click('.menu .menu-item:nth-child(2)')  # "Record 1 minute"
             wait_until("REC in the full-screen view", lambda: self.js(
@@ -345,7 +347,8 @@ class Suite:
             until = parse_iso(state["manualUntil"]) - time.time()
             self.expect(40 < until < 75, "a 1-minute recording ends in %.0f s" % until)
             self.shot("record-button")
-            self.click(".rec-button")
+            # R, the keyboard's Record, stops it.
+            self.driver.switch_to.active_element.send_keys("r")
             wait_until("the recording to stop", lambda: self.api("GET", "/api/cameras/%s/recording" % camera_id)["state"]["state"] != "recording", timeout=15)
             wait_until("the Record button to show idle", lambda: self.js(
                 "return document.querySelector('.rec-button').getAttribute('aria-pressed') === 'false'"), timeout=10)
