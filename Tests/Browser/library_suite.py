@@ -247,9 +247,11 @@ class Suite:
             for wanted in ("Find cameras", "Add camera"):
                 self.expect(any(wanted in item for item in items), "%dpx: the menu lacks %s: %r" % (width, wanted, items))
             self.expect(any("mode" in item for item in items), "%dpx: the menu lacks the theme switch: %r" % (width, items))
-            self.click('.menu .menu-item')  # Find cameras opens its dialog
-            wait_until("Find cameras to open from the menu", lambda: self.js(
-                "return [...document.querySelectorAll('dialog')].some(d => d.open)"))
+            time.sleep(0.3)  # the menu's opening animation
+            item = self.driver.find_element(By.XPATH, "//div[contains(@class, 'menu')]//button[contains(., 'Find cameras')]")
+            item.click()
+            wait_until("Find cameras to open from the menu (the menu had %r)" % items, lambda: self.js(
+                "return document.getElementById('discovery-dialog')?.open"))
             self.driver.find_element(By.TAG_NAME, "body").send_keys(Keys.ESCAPE)
             time.sleep(0.3)
         self.desktop()
