@@ -25,6 +25,9 @@ as a person would:
                    without errors, whose duration is the range's within a GOP (+ frame slack)
   protect          Protect marks the range (listed, amber band on the timeline, segments `protected`), and
                    Unprotect removes it
+  disk_full        the recordings live on a small tmpfs the suite mounts (root only; skipped otherwise, failed
+                   with CI=true): filled up, both cells say "Disk full" (the `recording` event); the filler
+                   removed, they say REC again by themselves
 
 Prints PASS/FAIL/SKIP per test and "N passed, N failed, N skipped"; exits 1 when any failed. Loopback only.
 
@@ -104,8 +107,9 @@ def segment_flag(watchbox):
 
 
 class Suite:
-    def __init__(self, args, base, cameras, procs):
+    def __init__(self, args, base, cameras, procs, tmpfs=None):
         self.args = args
+        self.tmpfs = tmpfs  # the recordings' own small filesystem, or None
         self.base = base
         self.cameras = cameras  # name → (id, url, port, path)
         self.procs = procs
@@ -375,19 +379,19 @@ class Suite:
         self.click(".storage-form [type=submit]")
         wait_until("the error at the free-space field", lambda: self.js("return !document.getElementById('storage-free-error').hidden"))
         field.clear()
-        field.send_keys("0.5")
+        field.send_keys("0.01")
         maximum = self.driver.find_element(By.ID, "storage-max")
         maximum.clear()
         maximum.send_keys("200")
         self.click(".storage-form [type=submit]")
-        wait_until("the limits to be saved", lambda: self.api("GET", "/api/storage")["settings"] == {"maxBytes": 200 * 10**9, "minFreeBytes": 5 * 10**8}, timeout=10)
+        wait_until("the limits to be saved", lambda: self.api("GET", "/api/storage")["settings"] == {"maxBytes": 200 * 10**9, "minFreeBytes": 10**7}, timeout=10)
         self.shot("storage-1280x800")
         self.phone(*PHONE)
         self.open("#storage")
         wait_until("the storage page", lambda: self.js("return !!document.getElementById('storage-view').dataset.loaded"), timeout=15)
         self.shot("storage-390x844")
         self.desktop()
-        self.api("PUT", "/api/settings/storage", {"maxBytes": None, "minFreeBytes": 5 * 10**8})
+        self.api("PUT", "/api/settings/storage", {"maxBytes": None, "minFreeBytes": 0 if self.tmpfs else 5 * 10**8})
 
     def test_timeline_gap(self):
         self.expect(self.outage, "no outage was made")
@@ -519,6 +523,58 @@ class Suite:
         self.shot("library-390x844")
         self.desktop()
 
+    def test_disk_full(self):
+        if not self.tmpfs:
+            if os.environ.get("CI") == "true":
+                raise Failure("the disk-full test needs root to mount a tmpfs (CI=true)")
+            raise Skip("needs root to mount a tmpfs for the recordings")
+        self.open("")
+        filler = os.path.join(self.tmpfs, "filler.bin")
+        try:
+            with open(filler, "wb") as out:
+                block = b"\0" * (1 << 20)
+                try:
+                    while True:
+                        out.write(block)
+                        out.flush()
+                except OSError:
+                    pass
+            for name in self.cameras:
+                camera_id = self.cameras[name][0]
+                wait_until("“Disk full” on %s's cell" % name, lambda: self.js(
+                    "const c = document.querySelector('.cell[data-camera-id=\"' + arguments[0] + '\"]');"
+                    "return c && c.dataset.recording === 'diskFull' && c.querySelector('.rec-badge').textContent === 'Disk full'",
+                    camera_id), timeout=30)
+            state = self.api("GET", "/api/cameras/%s/recording" % self.cameras["Front"][0])["state"]
+            self.expect(state["state"] == "diskFull" and "disk full" in (state["message"] or "").lower(), "the server's state: %r" % state)
+            title = self.js("return document.querySelector('.cell[data-camera-id=\"' + arguments[0] + '\"] .rec-badge').title", self.cameras["Front"][0])
+            self.expect("free space" in title.lower(), "the badge does not say what to do: %r" % title)
+            alert = self.js("const a = document.querySelector('.cell[data-camera-id=\"' + arguments[0] + '\"] .rec-alert');"
+                            "return a && [a.textContent, a.getAttribute('href'), a.getBoundingClientRect().height]", self.cameras["Front"][0])
+            self.expect(alert and "Disk full" in alert[0] and alert[1] == "#storage" and alert[2] >= 30,
+                        "the cell does not say in words that the disk is full, with a way to the Storage page: %r" % alert)
+            self.shot("disk-full-1280x800")
+        finally:
+            if os.path.exists(filler):
+                os.remove(filler)
+        for name in self.cameras:
+            camera_id = self.cameras[name][0]
+            wait_until("REC again on %s's cell once space is back" % name, lambda: self.js(
+                "const c = document.querySelector('.cell[data-camera-id=\"' + arguments[0] + '\"]');"
+                "return c && c.dataset.recording === 'recording' && !c.querySelector('.rec-alert')", camera_id), timeout=30)
+
+
+def mount_tmpfs(directory, size="256m"):
+    """A small filesystem of the suite's own for the recordings (root only): True when mounted."""
+    if os.geteuid() != 0:
+        return False
+    os.makedirs(directory, exist_ok=True)
+    result = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=" + size, "tmpfs", directory], capture_output=True, text=True)
+    if result.returncode != 0:
+        print("library_suite: could not mount a tmpfs (%s); the disk-full test is skipped" % result.stderr.strip(), flush=True)
+        return False
+    return True
+
 
 def main():
     parser = argparse.ArgumentParser()
@@ -533,6 +589,8 @@ def main():
     names = ["Front", "Back"]
     ports = {name: free_port() for name in names}
     procs, server, suite = {}, None, None
+    tmpfs = os.path.join(data, "recordings")
+    mounted = False
     started_all = time.monotonic()
     try:
         for name in names:
@@ -540,6 +598,10 @@ def main():
         command = [args.watchbox, "serve", "--port", "0", "--data", os.path.join(data, "db"), "--grace", "2"]
         if args.web_root:
             command += ["--web-root", os.path.abspath(args.web_root)]
+        if "--recordings" in subprocess.run([args.watchbox, "serve", "--help"], capture_output=True, text=True).stdout:
+            mounted = mount_tmpfs(tmpfs)
+            if mounted:
+                command += ["--recordings", tmpfs]
         flag = segment_flag(args.watchbox)
         if flag:
             command += [flag, str(SEGMENT_SECONDS)]
@@ -570,8 +632,11 @@ def main():
             except urllib.error.HTTPError as error:
                 raise SystemExit(f"library_suite: PUT /api/cameras/{{id}}/recording answered {error.code}: "
                                  "this watchbox has no recording API (issue 7)")
+        if mounted:
+            # The default minimum free space (1 GiB) is more than the whole tmpfs: retention would empty it.
+            api("PUT", "/api/settings/storage", {"maxBytes": None, "minFreeBytes": 0})
         recording_since = time.time()
-        suite = Suite(args, base, cameras, procs)
+        suite = Suite(args, base, cameras, procs, tmpfs if mounted else None)
         only = set(filter(None, args.only.split(",")))
         passed = failed = skipped = 0
 
@@ -625,6 +690,7 @@ def main():
         run("speed")
         run("export")
         run("protect")
+        run("disk_full")
         print("library_suite: %.0f s of recording, %.0f s in all" % (time.time() - recording_since, time.monotonic() - started_all), flush=True)
         print("%d passed, %d failed, %d skipped" % (passed, failed, skipped), flush=True)
         return 1 if failed else 0
@@ -643,6 +709,8 @@ def main():
         for proc in procs.values():
             if proc.poll() is None:
                 proc.kill()
+        if mounted:
+            subprocess.run(["umount", "-l", tmpfs], capture_output=True)
         shutil.rmtree(data, ignore_errors=True)
 
 

@@ -106,6 +106,25 @@ export class RecordingControls {
       const entry = this.states.get(id);
       const view = describeRecording(entry?.state);
       let badge = cellEl.querySelector('.rec-badge');
+      // A recording that stopped for a reason says so in words across the cell's foot, with where to act.
+      let alert = cellEl.querySelector('.rec-alert');
+      if (view.tone === 'bad') {
+        if (!alert) {
+          alert = document.createElement('a');
+          alert.className = 'rec-alert';
+          alert.addEventListener('click', (event) => event.stopPropagation());
+          cellEl.append(alert);
+        }
+        const diskFull = entry.state.state === 'diskFull';
+        alert.href = diskFull ? '#storage' : `#library/${id}`;
+        alert.innerHTML = `${icon('alert')}<span></span>`;
+        alert.querySelector('span').textContent = diskFull
+          ? 'Disk full: recording stopped. Free space or lower the retention (Storage).'
+          : `Recording stopped: ${view.text}`;
+        alert.title = view.text;
+      } else {
+        alert?.remove();
+      }
       if (!view.label) {
         badge?.remove();
         delete cellEl.dataset.recording;
