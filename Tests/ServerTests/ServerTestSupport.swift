@@ -43,12 +43,14 @@ struct TestServer {
     let directory: URL
     let logs: LogCapture
 
-    static func make(demo: Bool = false, maxStreams: Int = 16) async throws -> TestServer {
+    static func make(demo: Bool = false, maxStreams: Int = 16, segmentSeconds: Double = 60) async throws -> TestServer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("watchbox-server-\(UUID().uuidString)")
         let logs = LogCapture()
         let configuration = ServerConfiguration(port: 0, dataDirectory: directory, maxStreams: maxStreams,
                                                 gracePeriod: .milliseconds(500), demo: demo)
-        let server = try await WatchBoxServer.open(configuration: configuration, logger: logs.logger)
+        var configured = configuration
+        configured.segmentSeconds = segmentSeconds
+        let server = try await WatchBoxServer.open(configuration: configured, logger: logs.logger)
         return TestServer(server: server, directory: directory, logs: logs)
     }
 
@@ -57,11 +59,12 @@ struct TestServer {
         return Application(router: router,
                     server: .http1WebSocketUpgrade(webSocketRouter: router),
                     configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                    services: [HubService(service: server.service, logger: logs.logger)],
+                    services: [HubService(service: server.service, recordings: server.recordings.manager, logger: logs.logger)],
                     logger: logs.logger)
     }
 
     func shutdown() async {
+        await server.recordings.manager.shutdown()
         await server.service.shutdown()
         try? FileManager.default.removeItem(at: directory)
     }
