@@ -564,7 +564,7 @@ class Suite:
                 "return c && c.dataset.recording === 'recording' && !c.querySelector('.rec-alert')", camera_id), timeout=30)
 
 
-def mount_tmpfs(directory, size="256m"):
+def mount_tmpfs(directory, size="128m"):
     """A small filesystem of the suite's own for the recordings (root only): True when mounted."""
     if os.geteuid() != 0:
         return False
