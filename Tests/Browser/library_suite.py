@@ -243,6 +243,19 @@ class Suite:
                               "return !!e && !!e.closest('.brand');")
                 self.expect(hit, "%dpx %s: something covers the logo" % (width, label))
                 self.shot("topbar-%s-%dx%d" % (label, width, height))
+            # The full-screen view's bar (Record and Recordings added to it) still shows the camera's name.
+            self.open("#camera/" + self.cameras["Front"][0])
+            wait_until("the full-screen view", lambda: self.js("return window.watchbox.viewer.isOpen"))
+            self.js("window.watchbox.viewer.wake()")
+            parts = self.js("""
+              return [...document.querySelectorAll('.viewer-bar > .icon-btn, .viewer-name, .viewer-tools > *')]
+                .map((e) => { const r = e.getBoundingClientRect(); return [e.className.baseVal ?? e.className, r.left, r.right, r.width]; })
+                .filter((p) => p[3] > 0).sort((a, b) => a[1] - b[1]);""")
+            for a, b in zip(parts, parts[1:]):
+                self.expect(a[2] <= b[1] + 0.5, "%dpx full screen: %s overlaps %s: %r" % (width, a[0], b[0], parts))
+            name = next((p for p in parts if "viewer-name" in p[0]), [None, 0, 0, 0])
+            self.expect(name[3] >= 40 and parts[-1][2] <= width, "%dpx full screen: the name gets %.0f px, the bar ends at %.0f" % (width, name[3], parts[-1][2]))
+            self.shot("viewer-%dx%d" % (width, height))
             # Every action the bar held is in the menu.
             self.open("")
             self.click(".more-button")

@@ -159,6 +159,7 @@ export class RecordingControls {
     const manual = Boolean(entry?.state?.manualUntil) || (recording && entry?.mode !== 'continuous' && entry?.mode !== 'scheduled');
     button.setAttribute('aria-pressed', String(recording && manual));
     button.classList.toggle('is-recording', recording && manual);
+    button.classList.toggle('is-capturing', recording);
     const label = recording && manual ? 'Stop recording (R)' : 'Record (R)';
     button.setAttribute('aria-label', label);
     button.title = recording && !manual ? 'Recording by schedule or continuously; Record starts a manual recording too' : label;
