@@ -62,6 +62,9 @@ export class Timeline {
     this.hover = root.querySelector('.timeline-hover');
 
     new ResizeObserver(() => this.draw()).observe(root);
+    // The colours come from CSS: a theme change repaints.
+    new MutationObserver(() => this.draw()).observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+    matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => this.draw());
     root.addEventListener('pointerdown', (event) => this.onPointerDown(event));
     root.addEventListener('pointermove', (event) => this.onPointerMove(event));
     root.addEventListener('pointerup', (event) => this.onPointerUp(event, true));
