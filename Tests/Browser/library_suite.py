@@ -17,7 +17,8 @@ as a person would:
   storage_page     #storage shows the recordings' bytes in the bar and a row per camera with its segments;
                    limits typed in GB are saved (the API reads them back); a bad value is refused at its field
   timeline_gap     the library's timeline draws the recorded spans and the gap (canvas pixels: span colour
-                   inside the footage, track colour in the gap), and the gap is the outage (15 s ± reconnect)
+                   inside the footage, track colour in the gap), and the gap is the outage (15 s ± reconnect);
+                   the calendar marks today, and only today, as a day with footage
   click_plays      a click on the timeline plays from that moment: the player's clock shows the clicked time
                    within a GOP, the video advances, and the playhead moves along the timeline
   speed            at 2× the player's clock advances faster than real time
@@ -427,6 +428,13 @@ class Suite:
         close = lambda a, b: all(abs(x - y) <= 12 for x, y in zip(a, b))  # noqa: E731
         self.expect(close(middle_span, span_rgb), "the footage is drawn %r, the span colour is %r" % (middle_span, span_rgb))
         self.expect(close(middle_gap, gap_rgb), "the gap is drawn %r, the track colour is %r" % (middle_gap, gap_rgb))
+        # The calendar marks today (GET …/recordings/days) and not yesterday.
+        today = datetime.now().strftime("%Y-%m-%d")
+        marked = wait_until("the calendar to mark today", lambda: self.js(
+            "const b = document.querySelector('.cal-day[data-day=\"' + arguments[0] + '\"]');"
+            "return b && b.classList.contains('has-footage') && b.getAttribute('aria-pressed') === 'true' && "
+            "[...document.querySelectorAll('.cal-day.has-footage')].map(x => x.dataset.day)", today), timeout=10)
+        self.expect(marked == [today], "the calendar marks %r, footage exists only on %s" % (marked, today))
         self.shot("library-gap-1280x800")
         self.spans = spans
 

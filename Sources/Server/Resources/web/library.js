@@ -4,17 +4,12 @@
 // it as one MP4 or to protect it from retention. Routes: #library, #library/{cameraID}/{YYYY-MM-DD}.
 
 import { api, exportURL, normalizeID } from './api.js';
+import { dayKey, moveInMonth, parseDay, renderMonth } from './calendar.js';
+import { libraryMarkup } from './library-markup.js';
 import { icon } from './icons.js';
 import { RecordingPlayer } from './playback.js';
 import { Timeline, clockText } from './timeline.js';
 
-const pad = (n) => String(n).padStart(2, '0');
-/** "2026-11-23" for a local date. */
-export const dayKey = (date) => `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-const parseDay = (key) => {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(key || '');
-  return match ? new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3])) : null;
-};
 const escapeHTML = (text) => String(text ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 
 /** "1 h 2 min", "3 min 20 s", "12 s". */
@@ -50,75 +45,7 @@ export class LibraryView {
     this.loadSerial = 0;
     this.refreshTimer = 0;
 
-    root.innerHTML = `
-      <div class="lib-layout">
-        <aside class="lib-side">
-          <div class="field lib-camera-field">
-            <label for="lib-camera">Camera</label>
-            <select id="lib-camera" class="lib-select" aria-label="Camera"></select>
-          </div>
-          <details class="lib-calendar-box">
-            <summary class="lib-day-summary">${icon('calendar')}<span class="lib-day-label"></span></summary>
-            <div class="lib-calendar">
-              <div class="cal-head">
-                <button type="button" class="icon-btn" data-lib-action="prev-month" aria-label="Previous month">${icon('left')}</button>
-                <h2 class="cal-title" aria-live="polite"></h2>
-                <button type="button" class="icon-btn" data-lib-action="next-month" aria-label="Next month">${icon('right')}</button>
-              </div>
-              <div class="cal-grid" role="grid" aria-label="Days; marked days have footage"></div>
-              <p class="cal-legend"><span class="cal-mark" aria-hidden="true"></span>Footage recorded</p>
-            </div>
-          </details>
-          <a class="lib-storage-link" href="#storage">${icon('disk')}<span>Storage and retention</span></a>
-        </aside>
-        <section class="lib-main">
-          <div class="lib-stage">
-            <video class="lib-video" muted playsinline disablepictureinpicture></video>
-            <div class="lib-veil" aria-live="polite"></div>
-            <div class="lib-clock" aria-live="off" hidden><span class="lib-clock-time"></span><span class="lib-clock-date"></span></div>
-          </div>
-          <div class="lib-controls" role="toolbar" aria-label="Playback">
-            <button type="button" class="icon-btn lib-btn" data-lib-action="previous" aria-label="Previous segment" title="Previous segment">${icon('skipBack')}</button>
-            <button type="button" class="icon-btn lib-btn lib-play" data-lib-action="toggle" aria-label="Play" title="Play / pause (Space)">
-              <span class="when-paused">${icon('play')}</span><span class="when-playing">${icon('pause')}</span></button>
-            <button type="button" class="icon-btn lib-btn" data-lib-action="next" aria-label="Next segment" title="Next segment">${icon('skipForward')}</button>
-            <div class="segmented lib-speed" role="radiogroup" aria-label="Speed">
-              <label><input type="radio" name="lib-speed" value="1" checked><span>1×</span></label>
-              <label><input type="radio" name="lib-speed" value="2"><span>2×</span></label>
-              <label><input type="radio" name="lib-speed" value="4"><span>4×</span></label>
-            </div>
-            <span class="spacer"></span>
-            <button type="button" class="icon-btn lib-btn" data-lib-action="zoom-out" aria-label="Zoom the timeline out" title="Zoom out (−)">${icon('zoomOut')}</button>
-            <button type="button" class="icon-btn lib-btn" data-lib-action="zoom-in" aria-label="Zoom the timeline in" title="Zoom in (+)">${icon('zoomIn')}</button>
-            <button type="button" class="btn btn-secondary lib-live" data-lib-action="live" title="Back to the live picture">${icon('live')}<span>Live</span></button>
-          </div>
-          <div class="lib-timeline-wrap">
-            <div class="lib-timeline"></div>
-            <p class="lib-timeline-hint">Click or tap to play from that moment · drag to select (on touch: hold, then drag) · wheel or pinch to zoom</p>
-          </div>
-          <form class="lib-range" novalidate>
-            <div class="field lib-time">
-              <label for="lib-from">From</label>
-              <input id="lib-from" name="from" type="time" step="1" aria-describedby="lib-range-error">
-            </div>
-            <div class="field lib-time">
-              <label for="lib-to">To</label>
-              <input id="lib-to" name="to" type="time" step="1" aria-describedby="lib-range-error">
-            </div>
-            <span class="lib-range-length" aria-live="polite"></span>
-            <div class="lib-range-actions">
-              <button type="button" class="btn btn-primary" data-lib-action="export">${icon('download')}<span>Export MP4</span></button>
-              <button type="button" class="btn btn-secondary" data-lib-action="protect">${icon('shield')}<span>Protect</span></button>
-              <button type="button" class="btn btn-secondary lib-clear" data-lib-action="clear" aria-label="Clear the selection">${icon('close')}</button>
-            </div>
-            <p class="field-error lib-range-error" id="lib-range-error" hidden></p>
-          </form>
-          <section class="lib-protections" hidden>
-            <h3>Protected on this day</h3>
-            <ul class="lib-protection-list"></ul>
-          </section>
-        </section>
-      </div>`;
+    root.innerHTML = libraryMarkup();
 
     this.$ = (selector) => root.querySelector(selector);
     // The calendar is open beside the player on a wide screen; on a phone it folds under the day's name.
@@ -148,7 +75,7 @@ export class LibraryView {
     this.$('.lib-speed').addEventListener('change', (event) => this.player.setRate(Number(event.target.value)));
     this.form.addEventListener('input', () => this.rangeFromFields());
     this.form.addEventListener('submit', (event) => event.preventDefault());
-    this.$('.cal-grid').addEventListener('keydown', (event) => this.calendarKey(event));
+    this.$('.cal-grid').addEventListener('keydown', (event) => moveInMonth(this.$('.cal-grid'), event));
     document.addEventListener('keydown', (event) => this.onKey(event));
     document.addEventListener('visibilitychange', () => { if (document.hidden) this.player.pause(); });
   }
@@ -553,50 +480,7 @@ export class LibraryView {
   }
 
   renderCalendar() {
-    const grid = this.$('.cal-grid');
-    const month = this.month;
-    this.$('.cal-title').textContent = month.toLocaleDateString([], { month: 'long', year: 'numeric' });
-    const today = dayKey(new Date());
-    const selected = dayKey(this.day);
-    // Weeks start on Monday.
-    const first = new Date(month.getFullYear(), month.getMonth(), 1);
-    const lead = (first.getDay() + 6) % 7;
-    const days = new Date(month.getFullYear(), month.getMonth() + 1, 0).getDate();
-    const names = [];
-    for (let i = 0; i < 7; i += 1) {
-      names.push(new Date(2024, 0, 1 + i).toLocaleDateString([], { weekday: 'narrow' }));
-    }
-    let html = `<div class="cal-row cal-names" role="row">${names.map((name) => `<span role="columnheader" class="cal-name">${name}</span>`).join('')}</div>`;
-    let cells = [];
-    for (let i = 0; i < lead; i += 1) cells.push('<span class="cal-blank" role="gridcell"></span>');
-    const now = Date.now();
-    for (let d = 1; d <= days; d += 1) {
-      const date = new Date(month.getFullYear(), month.getMonth(), d);
-      const key = dayKey(date);
-      const footage = this.footageDays.has(key);
-      const future = date.getTime() > now;
-      const label = `${date.toLocaleDateString([], { weekday: 'long', day: 'numeric', month: 'long' })}${footage ? ', footage recorded' : ', no footage'}`;
-      cells.push(`<span role="gridcell"><button type="button" class="cal-day${footage ? ' has-footage' : ''}${key === today ? ' is-today' : ''}" ` +
-        `data-lib-action="day" data-day="${key}" aria-label="${label}"${key === selected ? ' aria-pressed="true"' : ' aria-pressed="false"'}` +
-        `${future ? ' disabled' : ''} tabindex="${key === selected || (!selected.startsWith(key.slice(0, 7)) && d === 1) ? 0 : -1}">${d}</button></span>`);
-    }
-    while (cells.length % 7) cells.push('<span class="cal-blank" role="gridcell"></span>');
-    for (let i = 0; i < cells.length; i += 7) html += `<div class="cal-row" role="row">${cells.slice(i, i + 7).join('')}</div>`;
-    grid.innerHTML = html;
-  }
-
-  /** Arrow keys move between days (one tab stop for the whole month). */
-  calendarKey(event) {
-    const moves = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -7, ArrowDown: 7 };
-    if (moves[event.key] === undefined) return;
-    const buttons = [...this.$('.cal-grid').querySelectorAll('.cal-day')];
-    const index = buttons.indexOf(document.activeElement);
-    if (index < 0) return;
-    event.preventDefault();
-    const next = buttons[Math.max(0, Math.min(buttons.length - 1, index + moves[event.key]))];
-    for (const button of buttons) button.tabIndex = -1;
-    next.tabIndex = 0;
-    next.focus();
+    renderMonth(this.$('.cal-grid'), this.$('.cal-title'), { month: this.month, selected: this.day, footageDays: this.footageDays });
   }
 
   renderProtections() {
