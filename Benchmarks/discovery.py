@@ -9,7 +9,8 @@ a scanner namespace with a bridge 10.79.0.1/24, and host namespaces joined to it
   crowded  every address 10.79.0.2-254 is live (one host namespace holding 253 addresses): each closed port
            answers with a RST at once; two GStreamer cameras (Digest auth) answer RTSP on 554 and 8554.
   sparse   only 10.79.0.10 and 10.79.0.11 exist (the cameras); the other 251 addresses do not answer ARP,
-           so each connection attempt to them runs into the connect timeout (500 ms).
+           so each connection attempt to them runs into the connect timeout (the first attempt's 250 ms, then
+           the retry's 500 ms; the neighbour table then tells the scanner to skip their other four ports).
 
 Each layout: `watchbox discover --subnet 10.79.0.0/24 --ports 554,8554,88,7447,5000 --no-onvif --json
 --username admin --password s3cret` (1,270 connection attempts, two cameras' stream paths found with DESCRIBE),

@@ -9,6 +9,8 @@ public enum DiscoveryError: Error, Sendable, Equatable, CustomStringConvertible 
     case outsideRange(String)
     case noInterface
     case invalidCredentials(String)
+    case invalidONVIFDevice(String)
+    case onvifDeviceOutsideSubnets(String)
 
     public var description: String {
         switch self {
@@ -30,6 +32,10 @@ public enum DiscoveryError: Error, Sendable, Equatable, CustomStringConvertible 
             return "found no IPv4 network interface to take a default subnet from: give one with --subnet, e.g. 192.168.1.0/24"
         case .invalidCredentials(let detail):
             return detail
+        case .onvifDeviceOutsideSubnets(let url):
+            return "ONVIF device \(url) is outside the subnets to search: add its subnet (or its address as a /32)"
+        case .invalidONVIFDevice(let text):
+            return "invalid ONVIF device address '\(text)': write A.B.C.D, A.B.C.D:PORT or http://A.B.C.D[:PORT]/onvif/device_service"
         }
     }
 }

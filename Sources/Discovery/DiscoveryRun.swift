@@ -15,14 +15,22 @@ public struct DiscoveryRequest: Sendable {
     public var credentials: RTSPCredentials?
     /// How long to wait for each RTSP/ONVIF answer; WS-Discovery listens this long too.
     public var timeout: Duration
+    /// The retry's connection timeout (and any attempt to a host known to be there).
     public var connectTimeout: Duration
+    /// A host's first connection attempt; no answer in this time, it is retried once with `connectTimeout`.
+    public var firstConnectTimeout: Duration
     public var maxInFlight: Int
     public var maxConnectsPerSecond: Int
+    /// ONVIF devices to query directly (unicast), besides those WS-Discovery finds; each must lie inside `subnets`.
+    public var onvifDevices: [ONVIFDeviceAddress]
 
     public init(subnets: [IPv4Subnet], ports: [Int] = PortList.defaults, onvif: Bool = true,
                 credentials: RTSPCredentials? = nil, timeout: Duration = .seconds(3),
-                connectTimeout: Duration = .milliseconds(500), maxInFlight: Int = 128, maxConnectsPerSecond: Int = 2000) {
+                connectTimeout: Duration = .milliseconds(500), firstConnectTimeout: Duration = .milliseconds(250),
+                maxInFlight: Int = 256, maxConnectsPerSecond: Int = 4000, onvifDevices: [ONVIFDeviceAddress] = []) {
+        self.firstConnectTimeout = min(firstConnectTimeout, connectTimeout)
         self.subnets = subnets
+        self.onvifDevices = onvifDevices
         self.ports = ports
         self.onvif = onvif
         self.credentials = credentials
@@ -36,8 +44,9 @@ public struct DiscoveryRequest: Sendable {
 /// Where ONVIF findings come from: WS-Discovery plus device queries (`ONVIFFinder` in ONVIFDiscovery.swift),
 /// or a stand-in in tests of the run itself.
 public protocol ONVIFSource: Sendable {
-    /// Finds ONVIF devices (only querying those inside `scope`), calling `onFinding` as each one is known.
-    func find(scope: ScanScope, credentials: RTSPCredentials?, timeout: Duration,
+    /// Finds ONVIF devices (only querying those inside `scope`), calling `onFinding` as each one is known;
+    /// `devices` are queried directly as well (unicast, for devices multicast does not reach).
+    func find(scope: ScanScope, credentials: RTSPCredentials?, timeout: Duration, devices: [ONVIFDeviceAddress],
               onFinding: @escaping @Sendable (ONVIFFinding) -> Void) async -> [ONVIFFinding]
 }
 
@@ -62,7 +71,8 @@ public struct DiscoveryRun: Sendable {
                     onProgress: @escaping @Sendable (ScanProgress) -> Void = { _ in }) async -> [DiscoveredDevice] {
         let scope = ScanScope(request.subnets)
         let scanner = RTSPScanner(configuration: .init(
-            scope: scope, ports: request.ports, connectTimeout: request.connectTimeout, answerTimeout: request.timeout,
+            scope: scope, ports: request.ports, connectTimeout: request.connectTimeout,
+            firstConnectTimeout: request.firstConnectTimeout, answerTimeout: request.timeout,
             maxInFlight: request.maxInFlight, maxConnectsPerSecond: request.maxConnectsPerSecond,
             credentials: request.credentials), eventLoopGroup: group, logger: logger)
         let state = NIOLockedValueBox(ProgressState(scan: ScanProgress(hostsScanned: 0, hostsTotal: scope.hosts.count, devicesFound: 0)))
@@ -77,7 +87,8 @@ public struct DiscoveryRun: Sendable {
         }
         async let onvifFindings: [ONVIFFinding] = {
             guard let onvif else { return [] }
-            return await onvif.find(scope: scope, credentials: request.credentials, timeout: request.timeout) { finding in
+            return await onvif.find(scope: scope, credentials: request.credentials, timeout: request.timeout,
+                                   devices: request.onvifDevices) { finding in
                 report { $0.devices.insert(finding.ip) }
             }
         }()

@@ -28,8 +28,30 @@ public struct NeighborTable: Sendable, Equatable {
 
     /// The table now, or nil where there is none to read (not Linux, no /proc).
     public static func current() -> NeighborTable? {
-        guard let text = try? String(contentsOfFile: "/proc/net/arp", encoding: .utf8) else { return nil }
-        return NeighborTable(procNetARP: text)
+        load(path: "/proc/net/arp")
+    }
+
+    /// Reads a table in /proc/net/arp's format from `path` to its end.
+    ///
+    /// Read in a loop until read(2) returns 0: a /proc file has no size (st_size 0), and Foundation's
+    /// `String(contentsOfFile:)` then reads one page only — 4 KB, about 50 entries — so on a /24 or larger the
+    /// other addresses looked unknown rather than unanswered, and each cost every port's timeout.
+    public static func load(path: String) -> NeighborTable? {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+        return NeighborTable(procNetARP: String(decoding: bytes, as: UTF8.self))
     }
 
     /// True only when the kernel asked for the address on the link and got no answer.

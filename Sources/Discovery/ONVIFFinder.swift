@@ -27,13 +27,24 @@ public struct ONVIFFinder: ONVIFSource {
     }
 
 
-    public func find(scope: ScanScope, credentials: RTSPCredentials?, timeout: Duration,
+    public func find(scope: ScanScope, credentials: RTSPCredentials?, timeout: Duration, devices direct: [ONVIFDeviceAddress] = [],
                      onFinding: @escaping @Sendable (ONVIFFinding) -> Void) async -> [ONVIFFinding] {
         let sources = interfaces().filter { scope.contains($0.address) }
-        guard !sources.isEmpty else {
+        if sources.isEmpty {
             logger.debug("no interface on a scanned subnet: skipping WS-Discovery")
-            return []
         }
+        // The devices named directly are queried at once, while WS-Discovery listens.
+        var targets: [ONVIFDeviceAddress] = []
+        for address in direct {
+            guard scope.contains(address.host) else {
+                logger.info("ONVIF device outside the scanned subnets: not queried", metadata: ["device": "\(address)"])
+                continue
+            }
+            targets.append(address)
+            onFinding(ONVIFFinding(ip: address.host.description))
+        }
+        async let directFindings = queryAll(targets.map { WSDiscoveryMatch(endpointReference: "direct:\($0.url)", xAddrs: [$0.url]) },
+                                            scope: scope, credentials: credentials, timeout: timeout)
         let client = WSDiscoveryClient(eventLoopGroup: group, logger: logger)
         var matches: [String: WSDiscoveryMatch] = [:]
         var byes: Set<String> = []
@@ -65,9 +76,25 @@ public struct ONVIFFinder: ONVIFSource {
                 byes.formUnion(result.byes)
             }
         }
-        let devices = matches.values.filter { !byes.contains($0.endpointReference) }
+        let announced = matches.values.filter { !byes.contains($0.endpointReference) }
             .sorted { $0.endpointReference < $1.endpointReference }
-        return await withTaskGroup(of: ONVIFFinding?.self) { queries in
+        // A device both named and announced is queried once (directly); its WS-Discovery scopes name it.
+        let isTarget = { (match: WSDiscoveryMatch) -> ONVIFDeviceAddress? in
+            targets.first { target in match.xAddrs.contains { Self.sameService($0, target.url) } }
+        }
+        let others = await queryAll(announced.filter { isTarget($0) == nil }, scope: scope, credentials: credentials, timeout: timeout)
+        var named = await directFindings
+        for match in announced {
+            guard let target = isTarget(match), let index = named.firstIndex(where: { $0.ip == target.host.description }) else { continue }
+            named[index].name = named[index].name ?? match.name
+            named[index].hardware = named[index].hardware ?? match.hardware
+            named[index].location = named[index].location ?? match.location
+        }
+        return named + others
+    }
+
+    func queryAll(_ devices: [WSDiscoveryMatch], scope: ScanScope, credentials: RTSPCredentials?, timeout: Duration) async -> [ONVIFFinding] {
+        await withTaskGroup(of: ONVIFFinding?.self) { queries in
             for match in devices {
                 queries.addTask { await query(match, scope: scope, credentials: credentials, timeout: timeout) }
             }
@@ -110,6 +137,13 @@ public struct ONVIFFinder: ONVIFSource {
         finding.serialNumber = report.serialNumber
         finding.authentication = report.authentication
         finding.profiles = report.profiles
+    }
+
+    /// Same scheme, host, port (defaults filled in) and path.
+    static func sameService(_ a: String, _ b: String) -> Bool {
+        guard let x = URLComponents(string: a), let y = URLComponents(string: b) else { return a == b }
+        func port(_ c: URLComponents) -> Int { c.port ?? (c.scheme?.lowercased() == "https" ? 443 : 80) }
+        return x.scheme?.lowercased() == y.scheme?.lowercased() && x.host == y.host && port(x) == port(y) && x.path == y.path
     }
 
     /// The first XAddr whose host is an IPv4 address in the scope (http before https).

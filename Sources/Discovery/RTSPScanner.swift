@@ -15,7 +15,10 @@ public struct RTSPScanner: Sendable {
     public struct Configuration: Sendable {
         public var scope: ScanScope
         public var ports: [Int]
-        /// How long a connection attempt may take (no answer in this time: closed or absent).
+        /// How long a host's first connection attempt may take before it is retried once (with `connectTimeout`).
+        /// Short, because on a LAN a host that is there answers in milliseconds and most addresses are empty.
+        public var firstConnectTimeout: Duration
+        /// How long the retry, and each connection attempt to a host known to be there, may take.
         public var connectTimeout: Duration
         /// How long to wait for each RTSP answer once connected.
         public var answerTimeout: Duration
@@ -29,11 +32,13 @@ public struct RTSPScanner: Sendable {
         public var findStreams: Bool
 
         public init(scope: ScanScope, ports: [Int] = PortList.defaults, connectTimeout: Duration = .milliseconds(500),
-                    answerTimeout: Duration = .seconds(2), maxInFlight: Int = 128, maxConnectsPerSecond: Int = 2000,
+                    firstConnectTimeout: Duration = .milliseconds(250),
+                    answerTimeout: Duration = .seconds(2), maxInFlight: Int = 256, maxConnectsPerSecond: Int = 4000,
                     credentials: RTSPCredentials? = nil, findStreams: Bool = true) {
             self.scope = scope
             self.ports = ports
             self.connectTimeout = connectTimeout
+            self.firstConnectTimeout = min(firstConnectTimeout, connectTimeout)
             self.answerTimeout = answerTimeout
             self.maxInFlight = max(1, maxInFlight)
             self.maxConnectsPerSecond = max(1, maxConnectsPerSecond)
@@ -56,9 +61,12 @@ public struct RTSPScanner: Sendable {
     /// Scans every host and port; returns the hosts where something answered RTSP, in address order.
     /// Cancelling the task stops the scan (connections in flight are closed) and returns what was found.
     ///
-    /// Each host's first port is tried first; its other ports follow once that attempt has an answer. When the
-    /// first attempt timed out and the kernel's neighbour table shows the address never answered ARP (it is not
-    /// on the link), or the network said it is unreachable, the host's other ports are skipped.
+    /// Each host's first port is tried first, with the short `firstConnectTimeout`; no answer in that time, it is
+    /// tried once more with the full `connectTimeout` (so a slow camera is not missed, while the empty addresses
+    /// of a subnet, most of them, cost one short and one full timeout all in parallel rather than five). The
+    /// host's other ports follow once the first port has an answer. When the retry timed out too and the
+    /// kernel's neighbour table shows the address never answered ARP (it is not on the link), or the network
+    /// said it is unreachable, the host's other ports are skipped.
     public func scan(onProgress: (@Sendable (ScanProgress) -> Void)? = nil,
                      onHost: (@Sendable (RTSPHost) -> Void)? = nil) async -> [RTSPHost] {
         let hosts = configuration.scope.hosts
@@ -71,17 +79,18 @@ public struct RTSPScanner: Sendable {
 
         let interval = Duration.seconds(1) / configuration.maxConnectsPerSecond
         let started = ContinuousClock.now
-        await withTaskGroup(of: (host: Int, port: Int, outcome: ProbeOutcome).self) { group in
+        var neighbours = NeighborCache()
+        await withTaskGroup(of: (host: Int, port: Int, retry: Bool, outcome: ProbeOutcome).self) { group in
             var nextHost = 0
-            var followUps: [(host: Int, port: Int)] = []
+            var followUps: [(host: Int, port: Int, retry: Bool)] = []
             var launched = 0
             func launch() async -> Bool {
                 guard !Task.isCancelled else { return false }
-                let item: (host: Int, port: Int)
+                let item: (host: Int, port: Int, retry: Bool)
                 if !followUps.isEmpty {
                     item = followUps.removeLast()
                 } else if nextHost < hosts.count {
-                    item = (nextHost, 0)
+                    item = (nextHost, 0, false)
                     nextHost += 1
                 } else {
                     return false
@@ -91,27 +100,35 @@ public struct RTSPScanner: Sendable {
                 launched += 1
                 if ContinuousClock.now < due { try? await Task.sleep(until: due, clock: .continuous) }
                 let address = hosts[item.host], port = ports[item.port]
-                group.addTask { (item.host, item.port, await probe(address, port: port)) }
+                let timeout = item.port == 0 && !item.retry ? configuration.firstConnectTimeout : configuration.connectTimeout
+                group.addTask { (item.host, item.port, item.retry, await probe(address, port: port, connectTimeout: timeout)) }
                 return true
             }
             var inFlight = 0
             while inFlight < configuration.maxInFlight, await launch() { inFlight += 1 }
-            while let (hostIndex, portIndex, outcome) = await group.next() {
+            while let (hostIndex, portIndex, retried, outcome) = await group.next() {
                 inFlight -= 1
                 var done = 1
                 if case .rtsp(let endpoint) = outcome {
                     found[hostIndex, default: []].append(endpoint)
                 }
-                if portIndex == 0 && ports.count > 1 {
-                    if outcome == .absent || (outcome == .timedOut && Self.notOnLink(hosts[hostIndex])) {
+                if portIndex == 0 {
+                    logger.trace("first port", metadata: ["address": "\(hosts[hostIndex])", "retry": "\(retried)", "outcome": "\(outcome)"])
+                }
+                if portIndex == 0 && outcome == .timedOut && !retried && configuration.firstConnectTimeout < configuration.connectTimeout {
+                    // No answer in the short first timeout: once more with the full one, before anything else.
+                    followUps.append((hostIndex, 0, true))
+                    done = 0
+                } else if portIndex == 0 && ports.count > 1 {
+                    if outcome == .absent || (outcome == .timedOut && neighbours.isUnanswered(hosts[hostIndex])) {
                         done = ports.count
                     } else {
                         // Tried next, before new hosts: a host's ports finish together, so progress counts hosts.
-                        followUps.append(contentsOf: (1..<ports.count).reversed().map { (hostIndex, $0) })
+                        followUps.append(contentsOf: (1..<ports.count).reversed().map { (hostIndex, $0, false) })
                     }
                 }
                 remaining[hostIndex] -= done
-                if remaining[hostIndex] == 0 {
+                if done > 0 && remaining[hostIndex] == 0 {
                     scanned += 1
                     if let endpoints = found[hostIndex] {
                         onHost?(RTSPHost(address: hosts[hostIndex], endpoints: endpoints.sorted { $0.port < $1.port }))
@@ -135,17 +152,31 @@ public struct RTSPScanner: Sendable {
         case absent
     }
 
-    /// The address never answered ARP (read after a connection attempt to it timed out).
-    static func notOnLink(_ address: IPv4Address) -> Bool {
-        NeighborTable.current()?.isUnanswered(address) ?? false
+    /// The kernel's neighbour table, read after a connection attempt timed out, and read again only when the
+    /// copy is older than `maxAge`: the timeouts of a sparse subnet come in bursts, and one read serves the
+    /// burst (each attempt of it asked ARP long before, so the copy tells its outcome as well as a fresh one).
+    struct NeighborCache {
+        var table: NeighborTable?
+        var readAt: ContinuousClock.Instant?
+        var maxAge: Duration = .milliseconds(50)
+
+        /// The address never answered ARP (it is not on the link).
+        mutating func isUnanswered(_ address: IPv4Address) -> Bool {
+            let now = ContinuousClock.now
+            if readAt.map({ now - $0 > maxAge }) ?? true {
+                table = NeighborTable.current()
+                readAt = now
+            }
+            return table?.isUnanswered(address) ?? false
+        }
     }
 
     /// Connect, OPTIONS, and the stream search on one host:port.
-    func probe(_ address: IPv4Address, port: Int) async -> ProbeOutcome {
+    func probe(_ address: IPv4Address, port: Int, connectTimeout: Duration? = nil) async -> ProbeOutcome {
         let connection: RTSPProbeConnection
         do {
             connection = try await RTSPProbeConnection.connect(to: address, port: port, scope: configuration.scope,
-                                                               timeout: configuration.connectTimeout, group: group)
+                                                               timeout: connectTimeout ?? configuration.connectTimeout, group: group)
         } catch RTSPProbeConnection.Failure.connectTimedOut {
             return .timedOut
         } catch RTSPProbeConnection.Failure.unreachable {

@@ -32,9 +32,20 @@ public struct CameraStatus: Codable, Sendable, Equatable {
     public var codec: String?
     public var width: Int?
     public var height: Int?
+    /// When the hub last checked the camera while nobody watched it (``CameraHealthMonitor``); nil while
+    /// it is watched (then its live stream tells) or before the first check.
+    public var checkedAt: Date?
+    /// The last check's verdict: true when the camera answered, false when it did not (the state and
+    /// message then say why); nil when there is no check to go by.
+    public var reachable: Bool?
+    /// Set while the camera is down for real, the time the trouble began: a running stream that has not
+    /// been live for ``StreamHub/Configuration/failAfter`` (or at once on a wrong password or an unusable
+    /// stream), or an idle camera whose checks fail. Clients show "failed" when it is set.
+    public var failedSince: Date?
 
     public init(state: CameraState, message: String? = nil, fps: Double? = nil, bitrateKbps: Double? = nil,
-                lastFrameAt: Date? = nil, viewers: Int = 0, codec: String? = nil, width: Int? = nil, height: Int? = nil) {
+                lastFrameAt: Date? = nil, viewers: Int = 0, codec: String? = nil, width: Int? = nil, height: Int? = nil,
+                checkedAt: Date? = nil, reachable: Bool? = nil, failedSince: Date? = nil) {
         self.state = state
         self.message = message
         self.fps = fps
@@ -44,6 +55,9 @@ public struct CameraStatus: Codable, Sendable, Equatable {
         self.codec = codec
         self.width = width
         self.height = height
+        self.checkedAt = checkedAt
+        self.reachable = reachable
+        self.failedSince = failedSince
     }
 
     public static let idle = CameraStatus(state: .idle)
@@ -57,7 +71,7 @@ extension CameraState {
         case .nameResolution, .connectionRefused, .unreachable, .timeout, .tls: self = .unreachable
         case .unsupportedCodec, .noVideoTrack: self = .unsupportedCodec
         case .noData, .connectionClosed: self = .reconnecting
-        case .malformedURL, .notFound, .unsupportedTransport, .redirectLoop, .serverError, .protocolError: self = .error
+        case .malformedURL, .notFound, .unsupportedTransport, .redirectLoop, .serverError, .protocolError, .notRTSP: self = .error
         }
     }
 }

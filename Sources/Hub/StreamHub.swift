@@ -21,13 +21,21 @@ public final class StreamHub: Sendable {
         public var frozenAfter: Duration
         /// Per viewer: fragments queued before it is considered behind and skips to the next keyframe.
         public var viewerQueueFragments: Int
+        /// Checks of cameras nobody watches (``CameraHealthMonitor``); nil: none (an idle camera is just idle).
+        public var healthChecks: CameraHealthMonitor.Configuration?
+        /// A running stream that has not been live for this long (connecting, reconnecting, unreachable) is
+        /// reported failed (``CameraStatus/failedSince``); a wrong password or an unusable stream at once.
+        public var failAfter: Duration
 
         public init(maxUpstreams: Int = 16, gracePeriod: Duration = .seconds(10), frozenAfter: Duration = .seconds(5),
-                    viewerQueueFragments: Int = 75) {
+                    viewerQueueFragments: Int = 75, healthChecks: CameraHealthMonitor.Configuration? = nil,
+                    failAfter: Duration = .seconds(10)) {
             self.maxUpstreams = maxUpstreams
             self.gracePeriod = gracePeriod
             self.frozenAfter = frozenAfter
             self.viewerQueueFragments = viewerQueueFragments
+            self.healthChecks = healthChecks
+            self.failAfter = failAfter
         }
     }
 
@@ -45,15 +53,22 @@ public final class StreamHub: Sendable {
         var subscribers: [UUID: AsyncStream<(UUID, CameraStatus)>.Continuation] = [:]
         var ticker: Task<Void, Never>?
         var shutDown = false
+        /// Since when each running stream has been in a state that is not live (see ``isTrouble(_:)``).
+        var troubleSince: [LiveStream.Key: Date] = [:]
     }
 
     public let configuration: Configuration
     private let logger: Logger
     private let state = NIOLockedValueBox(State())
+    /// Checks the cameras nobody watches, when ``Configuration/healthChecks`` is set.
+    public let health: CameraHealthMonitor?
 
     public init(configuration: Configuration = Configuration(), logger: Logger = Logger(label: "watchbox.hub")) {
         self.configuration = configuration
         self.logger = logger
+        self.health = configuration.healthChecks.map { CameraHealthMonitor(configuration: $0, logger: logger) }
+        health?.attach(isWatched: { [weak self] id in self?.isWatched(id) ?? false },
+                       onChange: { [weak self] id in self?.publishStatus(of: id) })
         let ticker = Task.detached { [weak self] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(1))
@@ -74,16 +89,22 @@ public final class StreamHub: Sendable {
         for (variant, upstream) in upstreams {
             let stream = LiveStream(key: .init(cameraID: cameraID, variant: variant), upstream: upstream,
                                     frozenAfter: configuration.frozenAfter, logger: logger)
-            stream.onStatus = { [weak self] key, _ in self?.publishStatus(of: key.cameraID) }
+            stream.onStatus = { [weak self] key, status in self?.streamStatusChanged(key, status) }
             stream.onDemandChanged = { [weak self] key in self?.demandChanged(key) }
             streams[variant] = stream
         }
         state.withLockedValue { $0.cameras[cameraID] = Camera(isActive: isActive, streams: streams) }
+        if isActive, let checker = upstreams[.main] as? any HealthCheckable {
+            health?.track(cameraID: cameraID, checker: checker)
+        } else {
+            health?.forget(cameraID: cameraID)
+        }
         publishStatus(of: cameraID)
     }
 
     /// Stops and forgets a camera.
     public func unregister(cameraID: UUID) async {
+        health?.forget(cameraID: cameraID)
         await unregister(cameraID: cameraID, publish: true)
     }
 
@@ -94,6 +115,7 @@ public final class StreamHub: Sendable {
                 state.running.remove(key)
                 state.pending.removeAll { $0 == key }
                 state.stopTimers.removeValue(forKey: key)?.cancel()
+                state.troubleSince.removeValue(forKey: key)
             }
             if publish { state.published.removeValue(forKey: cameraID) }
             return camera
@@ -177,13 +199,17 @@ public final class StreamHub: Sendable {
     // MARK: - Status
 
     public func status(cameraID: UUID) -> CameraStatus {
-        guard let camera = state.withLockedValue({ $0.cameras[cameraID] }) else { return .idle }
-        return Self.aggregate(camera)
+        guard let (camera, trouble) = state.withLockedValue({ state in state.cameras[cameraID].map { ($0, state.troubleSince) } }) else {
+            return .idle
+        }
+        return aggregate(cameraID, camera, trouble: trouble)
     }
 
     public func statuses() -> [UUID: CameraStatus] {
-        let cameras = state.withLockedValue { $0.cameras }
-        return cameras.mapValues(Self.aggregate)
+        let (cameras, trouble) = state.withLockedValue { ($0.cameras, $0.troubleSince) }
+        var result: [UUID: CameraStatus] = [:]
+        for (id, camera) in cameras { result[id] = aggregate(id, camera, trouble: trouble) }
+        return result
     }
 
     /// Status changes of every camera, as they happen (the newest 256 are kept for a slow reader).
@@ -197,24 +223,83 @@ public final class StreamHub: Sendable {
         return stream
     }
 
-    /// The camera's status is that of the stream people are watching: the sub stream when it runs, else the main one.
-    private static func aggregate(_ camera: Camera) -> CameraStatus {
+    /// The camera's status is that of the stream people are watching: the sub stream when it runs, else the
+    /// main one; with `failedSince` when that stream has been down too long; for a camera nobody watches,
+    /// what its last health check found.
+    private func aggregate(_ cameraID: UUID, _ camera: Camera, trouble: [LiveStream.Key: Date]) -> CameraStatus {
         guard camera.isActive else { return CameraStatus(state: .stopped, message: "switched off") }
         let sub = camera.streams[.sub]
         let main = camera.streams[.main]
         var viewers = 0
         for stream in camera.streams.values { viewers += stream.viewerCount }
         var chosen: CameraStatus
+        var chosenStream: LiveStream?
         if let sub, sub.isRunning || sub.hasDemand {
             chosen = sub.status
-            if let main, main.isRunning, sub.status.state != .live, main.status.state == .live { chosen = main.status }
+            chosenStream = sub
+            if let main, main.isRunning, sub.status.state != .live, main.status.state == .live {
+                chosen = main.status
+                chosenStream = main
+            }
         } else if let main {
             chosen = main.status
+            chosenStream = main
         } else {
             chosen = .idle
         }
         chosen.viewers = viewers
+        if let chosenStream, chosenStream.isRunning {
+            if let since = trouble[chosenStream.key], Self.isTrouble(chosen.state),
+               Self.failsAtOnce(chosen.state) || Date().timeIntervalSince(since) >= configuration.failAfter / .seconds(1) {
+                chosen.failedSince = since
+            }
+        } else if chosen.state == .idle, let check = health?.lastCheck(cameraID: cameraID) {
+            chosen.checkedAt = check.at
+            chosen.reachable = check.isReachable
+            if let failure = check.failure {
+                chosen.state = check.state
+                chosen.message = "\(failure.message) (checked \(Self.clockTime(check.at)))"
+                chosen.failedSince = check.failingSince ?? check.at
+            }
+        }
         return chosen
+    }
+
+    /// States of a running stream that is not delivering video.
+    static func isTrouble(_ state: CameraState) -> Bool {
+        switch state {
+        case .connecting, .reconnecting, .unreachable, .authenticationFailed, .unsupportedCodec, .error: return true
+        case .idle, .live, .frozen, .limitReached, .stopped: return false
+        }
+    }
+
+    /// Trouble that waiting will not cure: failed from the first moment.
+    static func failsAtOnce(_ state: CameraState) -> Bool {
+        state == .authenticationFailed || state == .unsupportedCodec || state == .error
+    }
+
+    /// "12:03:05" in the hub's time zone.
+    static func clockTime(_ date: Date) -> String {
+        let parts = Calendar.current.dateComponents([.hour, .minute, .second], from: date)
+        return String(format: "%02d:%02d:%02d", parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
+    }
+
+    /// Whether any of the camera's streams runs or is wanted (then it is not health-checked).
+    private func isWatched(_ cameraID: UUID) -> Bool {
+        let streams = state.withLockedValue { $0.cameras[cameraID]?.streams.values.map { $0 } ?? [] }
+        return streams.contains { $0.isRunning || $0.hasDemand }
+    }
+
+    /// A stream's new status: note when it left (or came back to) a healthy state, then publish.
+    private func streamStatusChanged(_ key: LiveStream.Key, _ status: CameraStatus) {
+        state.withLockedValue { state in
+            if Self.isTrouble(status.state) {
+                if state.troubleSince[key] == nil { state.troubleSince[key] = Date() }
+            } else {
+                state.troubleSince.removeValue(forKey: key)
+            }
+        }
+        publishStatus(of: key.cameraID)
     }
 
     private func publishStatus(of cameraID: UUID) {
@@ -284,6 +369,11 @@ public final class StreamHub: Sendable {
         await stream.stop()
         state.withLockedValue { _ = $0.running.remove(key) }
         logger.info("stream stopped: nobody watching", metadata: ["camera": "\(key.cameraID)", "stream": "\(key.variant.rawValue)"])
+        // Idle again: what the camera said while it streamed may be stale; check it now.
+        if !isWatched(key.cameraID) {
+            health?.recheck(cameraID: key.cameraID)
+            publishStatus(of: key.cameraID)
+        }
         startPending()
     }
 
@@ -326,6 +416,7 @@ public final class StreamHub: Sendable {
             return (Array(state.cameras.values), Array(state.subscribers.values), state.ticker)
         }
         ticker?.cancel()
+        health?.shutdown()
         await withTaskGroup(of: Void.self) { group in
             for camera in cameras {
                 for stream in camera.streams.values {

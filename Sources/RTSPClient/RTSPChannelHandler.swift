@@ -16,6 +16,15 @@ final class RTSPChannelHandler: ChannelInboundHandler, @unchecked Sendable {
     private var pending: [(cseq: Int?, promise: EventLoopPromise<RTSPResponse>, timeout: Scheduled<Void>?)] = []
     private var context: ChannelHandlerContext?
     private var warnedGarbage = false
+    /// Whether the peer has sent an RTSP message yet; until it has, bytes that are not RTSP mean a wrong port.
+    private var sawRTSP = false
+    /// The first bytes the peer sent (up to 16), to tell what it is when it is not RTSP.
+    private var prelude: [UInt8] = []
+    /// Bytes received before the first RTSP message.
+    private var bytesBeforeRTSP = 0
+    /// Garbage skipped before the first message that makes the peer "not RTSP": enough to pass over a
+    /// stray CRLF or two in front of a camera's first answer, few enough to judge an HTTP status line at once.
+    static let notRTSPThreshold = 8
     private let logger: Logger
     private let url: RTSPURL
 
@@ -40,16 +49,29 @@ final class RTSPChannelHandler: ChannelInboundHandler, @unchecked Sendable {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        parser.append(unwrapInboundIn(data))
+        let bytes = unwrapInboundIn(data)
+        if !sawRTSP {
+            bytesBeforeRTSP += bytes.readableBytes
+            if prelude.count < 16, let head = bytes.getBytes(at: bytes.readerIndex, length: min(16 - prelude.count, bytes.readableBytes)) {
+                prelude += head
+            }
+        }
+        parser.append(bytes)
         while let event = parser.next() {
             switch event {
             case .interleaved(let channel, let payload):
                 onInterleaved?(channel, payload)
             case .response(let response):
+                sawRTSP = true
                 complete(response)
             case .request(let request):
+                sawRTSP = true
                 answer(request, context: context)
             }
+        }
+        if !sawRTSP && parser.discardedBytes >= Self.notRTSPThreshold {
+            failNotRTSP(context: context)
+            return
         }
         if parser.discardedBytes > 0 && !warnedGarbage {
             warnedGarbage = true
@@ -59,6 +81,9 @@ final class RTSPChannelHandler: ChannelInboundHandler, @unchecked Sendable {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        if !sawRTSP && bytesBeforeRTSP > 0 && closeReason == nil {
+            closeReason = notRTSPError()
+        }
         let error = closeReason ?? RTSPClientError(.connectionClosed, "\(url.redacted) closed the connection", url: url.redacted)
         failAll(error)
         context.fireChannelInactive()
@@ -71,6 +96,20 @@ final class RTSPChannelHandler: ChannelInboundHandler, @unchecked Sendable {
         context.close(promise: nil)
     }
 
+    /// The peer answered with something that is not RTSP: fail every request now, not after its timeout.
+    private func failNotRTSP(context: ChannelHandlerContext) {
+        let error = notRTSPError()
+        if closeReason == nil { closeReason = error }
+        logger.warning("the server's answer is not RTSP", metadata: ["bytes": "\(bytesBeforeRTSP)"])
+        failAll(error)
+        context.close(promise: nil)
+    }
+
+    private func notRTSPError() -> RTSPClientError {
+        let reply = ForeignReply(prefix: prelude, byteCount: bytesBeforeRTSP)
+        return RTSPClientError(.notRTSP, reply.message(where: "\(url.host):\(url.port)"), url: url.redacted)
+    }
+
     /// Close the connection, remembering why.
     func close(reason: RTSPClientError?) {
         if closeReason == nil { closeReason = reason }
@@ -79,7 +118,7 @@ final class RTSPChannelHandler: ChannelInboundHandler, @unchecked Sendable {
 
     /// Write a request; the future completes with the response carrying the same CSeq.
     func send(_ request: RTSPRequest, timeout: TimeAmount, promise: EventLoopPromise<RTSPResponse>) {
-        guard let context else {
+        guard let context, context.channel.isActive else {
             promise.fail(closeReason ?? RTSPClientError(.connectionClosed, "\(url.redacted) closed the connection", url: url.redacted,
                                                         method: request.method, cseq: request.cseq))
             return

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import NIOSSL
@@ -36,6 +37,10 @@ final class RTSPConnection: Sendable {
         let tlsContext = context
         let isIPAddress = (try? SocketAddress(ipAddress: url.host, port: 0)) != nil
         let serverHostname = isIPAddress ? nil : url.host
+        // The handler of each connection attempt, kept here: a peer that answers at once with something that
+        // is not RTSP (or a TLS handshake that fails at once) gets its channel closed, and the handler
+        // removed from the pipeline, before a lookup in the pipeline could find it.
+        let handlers = NIOLockedValueBox<[ObjectIdentifier: RTSPChannelHandler]>([:])
         let channel: Channel
         do {
             channel = try await ClientBootstrap(group: group)
@@ -48,7 +53,9 @@ final class RTSPConnection: Sendable {
                             let tlsHandler = try NIOSSLClientHandler(context: tlsContext, serverHostname: serverHostname)
                             try channel.pipeline.syncOperations.addHandler(tlsHandler)
                         }
-                        try channel.pipeline.syncOperations.addHandler(RTSPChannelHandler(url: url, logger: logger))
+                        let handler = RTSPChannelHandler(url: url, logger: logger)
+                        handlers.withLockedValue { $0[ObjectIdentifier(channel)] = handler }
+                        try channel.pipeline.syncOperations.addHandler(handler)
                     }
                 }
                 .connect(host: url.host, port: url.port)
@@ -56,9 +63,9 @@ final class RTSPConnection: Sendable {
         } catch {
             throw RTSPErrorMapping.map(error, url: url)
         }
-        let handler = try await channel.eventLoop.submit {
-            try channel.pipeline.syncOperations.handler(type: RTSPChannelHandler.self)
-        }.get()
+        guard let handler = handlers.withLockedValue({ $0[ObjectIdentifier(channel)] }) else {
+            throw RTSPClientError(.protocolError, "connection to \(url.redacted) set up without its RTSP handler", url: url.redacted)
+        }
         return RTSPConnection(channel: channel, handler: handler, url: url)
     }
 

@@ -21,6 +21,8 @@ public struct RTSPClientError: Error, CustomStringConvertible, Sendable, Equatab
         case protocolError
         case noData
         case connectionClosed
+        /// The port answered, but not with RTSP (an HTTP server, an SSH banner, garbage): a wrong port or URL.
+        case notRTSP
     }
 
     public var kind: Kind
@@ -50,7 +52,7 @@ public struct RTSPClientError: Error, CustomStringConvertible, Sendable, Equatab
     /// Authentication failures and unsupported streams are permanent until someone changes the configuration.
     public var isPermanent: Bool {
         switch kind {
-        case .malformedURL, .authenticationFailed, .noVideoTrack, .unsupportedCodec, .unsupportedTransport:
+        case .malformedURL, .authenticationFailed, .noVideoTrack, .unsupportedCodec, .unsupportedTransport, .notRTSP:
             return true
         default:
             return false

@@ -24,7 +24,10 @@ public struct WatchBoxServer: Sendable {
     public static func open(configuration: ServerConfiguration, logger: Logger) async throws -> WatchBoxServer {
         let database = try AppDatabase.open(dataDirectory: configuration.dataDirectory)
         let secrets = try SecretBox.load(dataDirectory: configuration.dataDirectory)
-        let hub = StreamHub(configuration: .init(maxUpstreams: configuration.maxStreams, gracePeriod: configuration.gracePeriod),
+        // A camera is checked again only after its previous check ended, whatever the interval.
+        let healthChecks = configuration.healthInterval.map { CameraHealthMonitor.Configuration(interval: $0, timeout: .seconds(5)) }
+        let hub = StreamHub(configuration: .init(maxUpstreams: configuration.maxStreams, gracePeriod: configuration.gracePeriod,
+                                                 healthChecks: healthChecks, failAfter: configuration.failAfter),
                             logger: logger)
         let service = CameraService(repository: database, secrets: secrets, hub: hub,
                                     snapshotter: Snapshotter(ffmpegPath: configuration.ffmpegPath), logger: logger)
@@ -73,7 +76,7 @@ public struct WatchBoxServer: Sendable {
         let router = router(logRequests: logger.logLevel <= .debug)
         return Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: router),
+            server: QuietConnectionCloser.builder(webSocketRouter: router),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "WatchBox"),
             services: [HubService(service: service, plans: plans, discovery: discovery, recordings: recordings.manager, logger: logger)],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },

@@ -14,6 +14,8 @@ public struct DiscoveryInput: Decodable, Sendable {
     public var allowLarge: Bool?
     /// Seconds to wait for each device's answers (default 3).
     public var timeout: Double?
+    /// ONVIF devices to query directly (A.B.C.D[:PORT] or a device service URL), inside the subnets.
+    public var onvifDevices: [String]?
 }
 
 /// A discovery run as the API shows it (never with the credentials it tried).

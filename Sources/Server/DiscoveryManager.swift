@@ -22,6 +22,8 @@ public final class DiscoveryManager: Sendable {
         /// Tried during the run, and the default when adding from it; never returned.
         var credentials: RTSPCredentials?
         var task: Task<Void, Never>?
+        /// Subscribers of `updates(_:)`: each gets the newest state (older ones not yet read are dropped).
+        var watchers: [UUID: AsyncStream<DiscoveryResponse>.Continuation] = [:]
     }
 
     public init(cameras: CameraService, settings: any DiscoverySettingsRepository, secrets: SecretBox,
@@ -55,8 +57,18 @@ public final class DiscoveryManager: Sendable {
         let timeout = input.timeout ?? 3
         guard timeout > 0, timeout <= 60 else { throw APIError.badRequest("timeout is between 0 and 60 seconds", field: "timeout") }
         let credentials = try credentials(username: input.username, password: input.password, settings: stored)
+        let onvifDevices: [ONVIFDeviceAddress]
+        do {
+            onvifDevices = try ONVIFDeviceAddress.parseList(input.onvifDevices ?? [])
+        } catch {
+            throw APIError.badRequest("\(error)", field: "onvifDevices")
+        }
+        if let outside = onvifDevices.first(where: { !ScanScope(subnets).contains($0.host) }) {
+            throw APIError.badRequest(DiscoveryError.onvifDeviceOutsideSubnets(outside.url).description, field: "onvifDevices")
+        }
         let request = DiscoveryRequest(subnets: subnets, ports: ports, onvif: input.onvif ?? stored.onvif,
-                                       credentials: credentials, timeout: .milliseconds(Int64(timeout * 1000)))
+                                       credentials: credentials, timeout: .milliseconds(Int64(timeout * 1000)),
+                                       onvifDevices: onvifDevices)
         let id = UUID()
         let total = ScanScope(subnets).hosts.count
         let response = DiscoveryResponse(id: id, state: "running", subnets: subnets.map(\.description), ports: ports,
@@ -72,17 +84,32 @@ public final class DiscoveryManager: Sendable {
         logger.info("discovery started", metadata: ["id": "\(id)", "subnets": "\(response.subnets)", "ports": "\(ports)"])
         let task = Task.detached { [runs, logger] in
             let devices = await run.run(registered: registered) { progress in
-                runs.withLockedValue { $0[id]?.response.progress = progress }
+                let update = runs.withLockedValue { runs -> (DiscoveryResponse, [AsyncStream<DiscoveryResponse>.Continuation])? in
+                    guard var entry = runs[id] else { return nil }
+                    entry.response.progress = progress
+                    runs[id] = entry
+                    return (entry.response, Array(entry.watchers.values))
+                }
+                if let (response, watchers) = update { for watcher in watchers { watcher.yield(response) } }
             }
-            runs.withLockedValue { runs in
-                guard var entry = runs[id] else { return }
+            let final = runs.withLockedValue { runs -> (DiscoveryResponse, [AsyncStream<DiscoveryResponse>.Continuation])? in
+                guard var entry = runs[id] else { return nil }
                 entry.response.devices = devices
                 entry.response.finishedAt = Date()
                 if entry.response.state == "running" { entry.response.state = Task.isCancelled ? "cancelled" : "finished" }
                 entry.response.progress.devicesFound = devices.count
                 if entry.response.state == "finished" { entry.response.progress.hostsScanned = entry.response.progress.hostsTotal }
                 entry.task = nil
+                let watchers = Array(entry.watchers.values)
+                entry.watchers = [:]
                 runs[id] = entry
+                return (entry.response, watchers)
+            }
+            if let (response, watchers) = final {
+                for watcher in watchers {
+                    watcher.yield(response)
+                    watcher.finish()
+                }
             }
             logger.info("discovery finished", metadata: ["id": "\(id)", "devices": "\(devices.count)"])
         }
@@ -93,6 +120,27 @@ public final class DiscoveryManager: Sendable {
     public func get(_ id: UUID) throws -> DiscoveryResponse {
         guard let run = runs.withLockedValue({ $0[id] }) else { throw APIError.notFound("there is no discovery with id \(id)") }
         return run.response
+    }
+
+    /// The run's state now and at every change: progress while it runs, then the final state with its devices,
+    /// after which the stream ends. A slow reader skips to the newest state.
+    public func updates(_ id: UUID) throws -> AsyncStream<DiscoveryResponse> {
+        let watcher = UUID()
+        let (stream, continuation) = AsyncStream.makeStream(of: DiscoveryResponse.self, bufferingPolicy: .bufferingNewest(1))
+        try runs.withLockedValue { runs in
+            guard var run = runs[id] else { throw APIError.notFound("there is no discovery with id \(id)") }
+            continuation.yield(run.response)
+            if run.response.finishedAt != nil {
+                continuation.finish()
+            } else {
+                run.watchers[watcher] = continuation
+                runs[id] = run
+            }
+        }
+        continuation.onTermination = { [runs] _ in
+            runs.withLockedValue { _ = $0[id]?.watchers.removeValue(forKey: watcher) }
+        }
+        return stream
     }
 
     public func cancel(_ id: UUID) throws -> DiscoveryResponse {

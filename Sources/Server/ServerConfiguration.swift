@@ -21,11 +21,18 @@ public struct ServerConfiguration: Sendable {
     /// Length of a recorded segment (cut at the first keyframe after it).
     public var segmentSeconds: Double = 60
 
+    /// How often a camera nobody watches is checked (OPTIONS + DESCRIBE); nil: never (`watchbox serve`
+    /// checks every 60 s by default; tests that register cameras at addresses they must not contact leave it off).
+    public var healthInterval: Duration?
+    /// A running stream not live for this long is reported failed.
+    public var failAfter: Duration
+
     /// The recordings root in use.
     public var recordingsRoot: URL { recordingsDirectory ?? dataDirectory.appendingPathComponent("recordings") }
 
     public init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL, maxStreams: Int = 16,
-                gracePeriod: Duration = .seconds(10), demo: Bool = false, ffmpegPath: String? = nil, webRoot: String? = nil) {
+                gracePeriod: Duration = .seconds(10), demo: Bool = false, ffmpegPath: String? = nil, webRoot: String? = nil,
+                healthInterval: Duration? = nil, failAfter: Duration = .seconds(10)) {
         self.host = host
         self.port = port
         self.dataDirectory = dataDirectory
@@ -34,6 +41,8 @@ public struct ServerConfiguration: Sendable {
         self.demo = demo
         self.ffmpegPath = ffmpegPath
         self.webRoot = webRoot
+        self.healthInterval = healthInterval
+        self.failAfter = failAfter
     }
 
     /// `$XDG_DATA_HOME/watchbox`, else `~/.local/share/watchbox`.

@@ -22,6 +22,10 @@ struct DiscoverCommand: AsyncParsableCommand {
     @Option(help: "TCP ports to try on each host, comma-separated (ranges like 8000-8010 allowed).")
     var ports: String = PortList.defaults.map(String.init).joined(separator: ",")
 
+    @Option(name: .customLong("onvif-device"),
+            help: "An ONVIF device to query directly (A.B.C.D[:PORT] or its device service URL), for cameras WS-Discovery's multicast does not reach; repeat for several. It must lie inside the subnets.")
+    var onvifDevices: [String] = []
+
     @Flag(name: .customLong("no-onvif"), help: "Skip ONVIF WS-Discovery and device queries.")
     var noONVIF = false
 
@@ -34,11 +38,11 @@ struct DiscoverCommand: AsyncParsableCommand {
     @Option(help: "Seconds to wait for each device's answers (and for WS-Discovery replies).")
     var timeout: Double = 3
 
-    @Option(help: "Milliseconds a TCP connection attempt may take.")
+    @Option(help: "Milliseconds a TCP connection attempt may take (a host's first one gets at most 250, then one retry with this).")
     var connectTimeout: Int = 500
 
-    @Option(help: "At most this many connection attempts at once.")
-    var concurrency: Int = 128
+    @Option(help: "At most this many connection attempts at once (at most 4,000 start per second).")
+    var concurrency: Int = 256
 
     @Flag(help: "Allow subnets larger than a /22 (up to a /16).")
     var allowLarge = false
@@ -88,9 +92,14 @@ struct DiscoverCommand: AsyncParsableCommand {
             throw DiscoveryError.invalidCredentials("--password needs --username too")
         }
         let credentials = username.map { RTSPCredentials(username: $0, password: password ?? "") }
+        let devices = try ONVIFDeviceAddress.parseList(onvifDevices)
+        let scope = ScanScope(subnets)
+        if let outside = devices.first(where: { !scope.contains($0.host) }) {
+            throw DiscoveryError.onvifDeviceOutsideSubnets(outside.url)
+        }
         return DiscoveryRequest(subnets: subnets, ports: try PortList.parse(ports), onvif: !noONVIF, credentials: credentials,
                                 timeout: .milliseconds(Int64(timeout * 1000)), connectTimeout: .milliseconds(Int64(connectTimeout)),
-                                maxInFlight: concurrency)
+                                maxInFlight: concurrency, onvifDevices: devices)
     }
 
     static func table(_ devices: [DiscoveredDevice], subnets: [IPv4Subnet]) -> String {

@@ -31,6 +31,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds a stream keeps running after its last viewer leaves.")
     var grace: Double = 10
 
+    @Option(help: "Seconds between checks (RTSP OPTIONS + DESCRIBE, no video) of each camera nobody is watching; 0 turns them off.")
+    var healthInterval: Double = 60
+
+    @Option(help: "Seconds a watched camera may be reconnecting before it is reported failed.")
+    var failAfter: Double = 10
+
     @Flag(help: "Add a demo camera (a looping clip) when there is no camera yet.")
     var demo = false
 
@@ -62,12 +68,16 @@ struct ServeCommand: AsyncParsableCommand {
         guard maxStreams >= 1 else { Self.fail("--max-streams must be at least 1", code: 2) }
         guard grace >= 0 else { Self.fail("--grace must not be negative", code: 2) }
         guard segmentSeconds >= 2 && segmentSeconds <= 3600 else { Self.fail("--segment-seconds must be between 2 and 3600", code: 2) }
+        guard healthInterval >= 0 else { Self.fail("--health-interval must not be negative (0 turns the checks off)", code: 2) }
+        guard failAfter >= 0 else { Self.fail("--fail-after must not be negative", code: 2) }
 
         let directory = data.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath) }
             ?? ServerConfiguration.defaultDataDirectory
         var configuration = ServerConfiguration(
             host: host, port: port, dataDirectory: directory, maxStreams: maxStreams,
-            gracePeriod: .milliseconds(Int64(grace * 1000)), demo: demo, ffmpegPath: ffmpeg, webRoot: webRoot)
+            gracePeriod: .milliseconds(Int64(grace * 1000)), demo: demo, ffmpegPath: ffmpeg, webRoot: webRoot,
+            healthInterval: healthInterval > 0 ? .milliseconds(Int64(healthInterval * 1000)) : nil,
+            failAfter: .milliseconds(Int64(failAfter * 1000)))
         configuration.recordingsDirectory = recordings.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath) }
         configuration.segmentSeconds = segmentSeconds
         let server: WatchBoxServer

@@ -12,7 +12,10 @@ directory and three GStreamer RTSP cameras on loopback, then, as a person would:
   tap_info         a tap on a marker opens the info panel (name, model, state, last seen, snapshot, hint)
   long_press_live  a 0.7 s press opens the live modal that plays; closing it stops the stream
   failed_marker    a camera's server is stopped while watched: its marker turns "reconnecting", then
-                   "failed" once the outage lasts (10 s)
+                   "failed" once the hub reports the outage as lasting (--fail-after, 3 s here)
+  unwatched_failed a placed camera nobody watches: "Standby · OK" from the hub's health checks
+                   (--health-interval 1); its server stopped, the marker turns "failed" without any live
+                   view opening (no viewer, no stream), and its grid cell says "unreachable"
   offline          the hub is stopped; a reload still shows the plan from the service worker's cache,
                    marked "Offline — last updated at …"
 
@@ -468,8 +471,41 @@ class Suite:
         proc.wait()
         wait_until("the marker to turn reconnecting", lambda: self.markers()[camera_id]["state"] in ("reconnecting", "failed"), timeout=30)
         wait_until("the marker to turn failed", lambda: self.markers()[camera_id]["state"] == "failed", timeout=60)
+        status = self.status(camera_id)
+        self.expect(status.get("failedSince") and status["state"] in ("reconnecting", "unreachable"),
+                    "the hub, not the page, says failed: %r" % status)
         self.driver.find_element(By.CSS_SELECTOR, '#plan-live [data-live-action="close"]').click()
         self.shot("plans_failed_desktop")
+
+    def status(self, camera_id):
+        return next(c for c in self.api("GET", "/api/cameras") if c["id"].upper() == camera_id)["status"]
+
+    def test_unwatched_failed(self):
+        self.need("placed")
+        self.open_plan(self.plans[0])
+        camera_id = self.ids["Front"]
+        # Nobody watches it (an earlier snapshot's stream has stopped, --grace 2): the hub's checks say it is up.
+        wait_until("the hub to check the idle camera", lambda: self.status(camera_id)["state"] == "idle" and self.status(camera_id).get("reachable") is True, timeout=30)
+        wait_until("the marker to show standby", lambda: self.markers()[camera_id]["state"] == "idle", timeout=10)
+        label = self.js("return document.querySelector('.marker[data-camera-id=\"' + arguments[0] + '\"]').getAttribute('aria-label')", camera_id)
+        self.expect(label.endswith(": Standby · OK"), "the marker says %r" % label)
+        proc = self.camera_procs["Front"]
+        proc.kill()
+        proc.wait()
+        wait_until("the marker to turn failed", lambda: self.markers()[camera_id]["state"] == "failed", timeout=30)
+        status = self.status(camera_id)
+        self.expect(status["state"] == "unreachable" and status.get("reachable") is False and status.get("failedSince"),
+                    "the hub says %r" % status)
+        self.expect("(checked " in status.get("message", ""), "the message says when it was checked: %r" % status.get("message"))
+        self.expect(status["viewers"] == 0 and self.js("return window.watchbox.plans.live === null"), "a live view opened")
+        # The grid cell (the same status, pushed over server-sent events) says so too.
+        cell = self.js("const c = document.querySelector('#grid .cell[data-camera-id=\"' + arguments[0] + '\"]'); return c && c.dataset.state", camera_id)
+        self.expect(cell == "unreachable", "the grid cell's state is %r" % cell)
+        self.shot("plans_unwatched_failed_desktop")
+        self.open("")
+        wait_until("the grid cell to say unreachable", lambda: self.js(
+            "const c = document.querySelector('#grid .cell[data-camera-id=\"' + arguments[0] + '\"]'); return c && c.dataset.state", camera_id) == "unreachable", timeout=20)
+        self.shot("plans_unwatched_failed_grid")
 
     def test_offline(self):
         self.need("placed")
@@ -505,7 +541,8 @@ def main():
         for name, port in zip(names, ports):
             procs[name] = start_camera(port, "/" + name.lower())
         log = open(os.path.join(args.artifacts, "watchbox-serve.log"), "w")
-        server = subprocess.Popen([args.watchbox, "serve", "--port", "0", "--data", os.path.join(data, "db"), "--grace", "2"],
+        server = subprocess.Popen([args.watchbox, "serve", "--port", "0", "--data", os.path.join(data, "db"), "--grace", "2",
+                                   "--health-interval", "1", "--fail-after", "3"],
                                   stdout=subprocess.PIPE, stderr=log, text=True)
         line = server.stdout.readline()
         if "listening on http://" not in line:
@@ -513,7 +550,7 @@ def main():
         base = "http://" + line.split("http://", 1)[1].split()[0]
         print(f"plans_suite: {base}, cameras on ports {ports}", flush=True)
         suite = Suite(args, base, [(n, f"rtsp://127.0.0.1:{p}/{n.lower()}") for n, p in zip(names, ports)], procs, server)
-        tests = ["build_site", "place_cameras", "live_update", "tap_info", "long_press_live", "touch_zoom_pan", "failed_marker", "offline"]
+        tests = ["build_site", "place_cameras", "live_update", "tap_info", "long_press_live", "touch_zoom_pan", "failed_marker", "unwatched_failed", "offline"]
         only = set(filter(None, args.only.split(",")))
         passed = failed = skipped = 0
         for name in tests:

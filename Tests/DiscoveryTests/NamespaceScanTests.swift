@@ -94,4 +94,32 @@ struct NamespaceScanTests {
         #expect(!result.stdout.contains("10.78.0.12"))
         #expect(result.stdout.hasSuffix("2 devices found in 10.78.0.8/29\n"))
     }
+
+    /// A camera whose first SYN goes unanswered (dropped here by nftables; on a real network a slow or busy
+    /// camera, or a lost packet) is still found: the short first attempt times out and the one retry connects.
+    /// The control run, where the first attempt already has the full timeout and so is not retried, misses it:
+    /// the retry is what finds it.
+    @Test(.enabled(if: NetworkLab.hasNFTables, "needs nftables (nft)"))
+    func aCameraThatMissesItsFirstSYNIsFoundByTheRetry() throws {
+        let lab = try NetworkLab()
+        defer { lab.tearDown() }
+        try lab.addHost(10)
+        try lab.startCamera(host: 10, port: 554, paths: ["/stream1"])
+        try lab.dropFirstSYN(host: 10, port: 554)
+        let arguments = ["discover", "--subnet", "10.78.0.10/32", "--ports", "554", "--no-onvif", "--json", "--timeout", "2"]
+
+        // Control: a first attempt with the full 250 ms is not retried, and the dropped SYN hides the camera.
+        let missed = try lab.runInScanner(watchboxExecutable, arguments + ["--connect-timeout", "250"])
+        #expect(missed.status == 0, "\(missed.stderr)")
+        #expect(try devices(missed).isEmpty, "\(missed.stdout)")
+
+        // The defaults: 250 ms, then one retry with 500 ms. The set of senders is emptied first, so the first
+        // SYN is dropped again.
+        try lab.forgetSYNs(host: 10)
+        let found = try lab.runInScanner(watchboxExecutable, arguments)
+        #expect(found.status == 0, "\(found.stderr)")
+        let devices = try devices(found)
+        #expect(devices.map { $0["ip"] as? String } == ["10.78.0.10"], "\(found.stdout)")
+        #expect(devices.first?["rtspURLs"] as? [String] == ["rtsp://10.78.0.10:554/stream1"])
+    }
 }

@@ -1,4 +1,5 @@
 import Discovery
+import Foundation
 import Testing
 
 @Suite("IPv4 addresses and CIDR subnets (RFC 4632)")
@@ -118,5 +119,38 @@ struct NeighborTableTests {
         #expect(!table.isUnanswered(IPv4Address("10.78.0.10")!))
         #expect(!table.isUnanswered(IPv4Address("10.78.0.12")!), "0x6: complete and permanent")
         #expect(!table.isUnanswered(IPv4Address("10.78.0.99")!), "no entry: off-link or never asked, so not known absent")
+    }
+
+    /// /proc/net/arp has no size, so it must be read to its end: a FIFO written in small pieces behaves the same
+    /// (st_size 0, each read(2) returns part). 253 entries (~20 KB, a /24) must all be there; reading one page
+    /// gave only the first ~50 (the bug behind the sparse /24's 4.6 s scan).
+    @Test func loadsATableLargerThanAPageFromAFileWithoutSize() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("wb-arp-\(getpid())-\(Int.random(in: 0..<1_000_000))").path
+        #expect(mkfifo(path, 0o600) == 0)
+        defer { unlink(path) }
+        var text = "IP address       HW type     Flags       HW address            Mask     Device\n"
+        for n in 2...254 {
+            text += "10.79.0.\(n)".padding(toLength: 17, withPad: " ", startingAt: 0)
+                + "0x1         \(n == 10 ? "0x2" : "0x0")         00:00:00:00:00:00     *        br0\n"
+        }
+        let bytes = Array(text.utf8)
+        #expect(bytes.count > 16_384)
+        let writer = Thread {
+            let descriptor = open(path, O_WRONLY)
+            guard descriptor >= 0 else { return }
+            var offset = 0
+            while offset < bytes.count {
+                let count = min(1000, bytes.count - offset)
+                _ = bytes[offset..<offset + count].withUnsafeBytes { write(descriptor, $0.baseAddress, count) }
+                offset += count
+                usleep(500)
+            }
+            close(descriptor)
+        }
+        writer.start()
+        let table = try #require(NeighborTable.load(path: path))
+        #expect(table.entries.count == 253)
+        #expect(table.isUnanswered(IPv4Address("10.79.0.254")!), "the last entry, far past the first page")
+        #expect(!table.isUnanswered(IPv4Address("10.79.0.10")!))
     }
 }

@@ -11,7 +11,7 @@ enum Fixture {
         var text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
         let defaults = ["@UTC_YEAR@": "2024", "@UTC_MONTH@": "7", "@UTC_DAY@": "9", "@UTC_HOUR@": "16",
                         "@UTC_MINUTE@": "49", "@UTC_SECOND@": "6", "@LOCAL_HOUR@": "0", "@HOST@": "192.0.2.10",
-                        "@RTSP_PORT@": "554", "@STREAM_PATH@": "Profile_1", "@RELATES_TO@": "urn:uuid:probe-1"]
+                        "@RTSP_HOST@": "127.0.0.1", "@RTSP_PORT@": "554", "@STREAM_PATH@": "Profile_1", "@RELATES_TO@": "urn:uuid:probe-1"]
         for (key, value) in defaults.merging(placeholders, uniquingKeysWith: { $1 }) {
             text = text.replacingOccurrences(of: key, with: value)
         }

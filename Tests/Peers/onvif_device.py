@@ -2,7 +2,13 @@
 """A small ONVIF device for WatchBox's tests (stdlib only).
 
 Serves the SOAP fixtures of one vendor directory (Tests/ONVIFTests/Fixtures/<vendor>/<Operation>.xml) by the
-operation in the request body, on 127.0.0.1 at a random port (printed as "PORT <n>" on stdout when ready).
+operation in the request body, on --bind (default 127.0.0.1) at --port (default 0: a random one), printed as
+"PORT <n>" on stdout when ready.
+
+Addresses in the answers: `@HOST@` (service and snapshot URLs) is the host:port the request was sent to (its
+Host header, else the address it arrived on), so a device in a network namespace answers URLs that work
+there; `@RTSP_HOST@` (stream URIs) is --rtsp-host, by default that same host without the port, and
+`@RTSP_PORT@` is --rtsp-port (point them at a GStreamer RTSP server serving /<profile token>).
 
 Authentication is checked for real:
   --mode wssecurity  WS-Security UsernameToken PasswordDigest (UsernameToken Profile 1.0 §3.1): the digest is
@@ -28,6 +34,9 @@ parser.add_argument("--username", default="admin")
 parser.add_argument("--password", default="secret")
 parser.add_argument("--skew", type=float, default=0.0, help="device clock minus real clock, seconds")
 parser.add_argument("--rtsp-port", type=int, default=554)
+parser.add_argument("--rtsp-host", help="host of the stream URIs (default: the host the request was sent to)")
+parser.add_argument("--bind", default="127.0.0.1", help="address to listen on")
+parser.add_argument("--port", type=int, default=0, help="port to listen on (0: a random one)")
 parser.add_argument("--no-get-services", action="store_true", help="fault on GetServices (pre-2.0 device)")
 args = parser.parse_args()
 
@@ -115,6 +124,15 @@ class Handler(BaseHTTPRequestHandler):
         nonce = base64.b64encode(os.urandom(12)).decode()
         self.reply(401, "", {"WWW-Authenticate": f'Digest realm="{REALM}", qop="auth", nonce="{nonce}", algorithm=MD5'})
 
+    def request_host(self):
+        """host:port this request was sent to: its Host header when it is an address or name with an optional
+        port (nothing else is echoed), else the local address of the connection."""
+        header = (self.headers.get("Host") or "").strip()
+        if re.fullmatch(r"[A-Za-z0-9.-]+(:\d{1,5})?", header):
+            return header if ":" in header else f"{header}:80"
+        address, port = self.connection.getsockname()[:2]
+        return f"{address}:{port}"
+
     def do_POST(self):
         if args.mode == "silent":
             time.sleep(3600)
@@ -149,16 +167,18 @@ class Handler(BaseHTTPRequestHandler):
             text = f.read()
         now = device_now()
         token = text_of(body, "ProfileToken") or ""
-        host = f"127.0.0.1:{self.server.server_address[1]}"
+        host = self.request_host()
+        rtsp_host = args.rtsp_host or re.sub(r":\d+$", "", host)
         for key, value in {"@UTC_YEAR@": now.year, "@UTC_MONTH@": now.month, "@UTC_DAY@": now.day,
                            "@UTC_HOUR@": now.hour, "@UTC_MINUTE@": now.minute, "@UTC_SECOND@": now.second,
-                           "@LOCAL_HOUR@": (now.hour + 8) % 24, "@HOST@": host, "@RTSP_PORT@": args.rtsp_port,
+                           "@LOCAL_HOUR@": (now.hour + 8) % 24, "@HOST@": host, "@RTSP_HOST@": rtsp_host,
+                           "@RTSP_PORT@": args.rtsp_port,
                            "@STREAM_PATH@": re.sub(r"[^A-Za-z0-9_]", "", token) or "stream"}.items():
             text = text.replace(key, str(value))
         self.reply(200, text)
 
 
-server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+server = ThreadingHTTPServer((args.bind, args.port), Handler)
 server.daemon_threads = True
 print(f"PORT {server.server_address[1]}", flush=True)
 signal.signal(signal.SIGTERM, lambda *_: os._exit(0))

@@ -74,6 +74,9 @@ def parse_arguments(argv):
                              "names its codec")
     parser.add_argument("--shared", action=argparse.BooleanOptionalAction, default=True,
                         help="share one media between clients (default yes)")
+    parser.add_argument("--request-log", metavar="PATH",
+                        help="append the method of every request a client sends (OPTIONS, DESCRIBE, SETUP, PLAY, …) "
+                             "to PATH, one a line: tests check what a client asked for")
     parser.add_argument("--exit-with-parent", action=argparse.BooleanOptionalAction, default=True,
                         help="stop when the process that started us exits (default yes; a shell "
                              "script that starts the server from a subshell wants --no-exit-with-parent)")
@@ -389,6 +392,24 @@ class SessionTimeoutEnforcer:
         return GLib.SOURCE_CONTINUE
 
 
+class RequestLog:
+    """Appends each request's method to a file as the server receives it (--request-log)."""
+
+    SIGNALS = {
+        "options-request": "OPTIONS", "describe-request": "DESCRIBE", "setup-request": "SETUP",
+        "play-request": "PLAY", "pause-request": "PAUSE", "teardown-request": "TEARDOWN",
+        "get-parameter-request": "GET_PARAMETER", "set-parameter-request": "SET_PARAMETER",
+    }
+
+    def __init__(self, server, path):
+        self.file = open(path, "a", buffering=1)
+        server.connect("client-connected", self.on_client_connected)
+
+    def on_client_connected(self, _server, client):
+        for signal_name, method in self.SIGNALS.items():
+            client.connect(signal_name, lambda _client, _context, method=method: self.file.write(method + "\n"))
+
+
 def main(argv):
     # A parent (the Swift test runner) may hand us a signal mask that blocks SIGTERM/SIGINT;
     # unblock them so GLib's handlers below can run.
@@ -412,6 +433,8 @@ def main(argv):
         mounts.add_factory(path, make_factory(args, launch, auth is not None, clip))
 
     SessionTimeoutEnforcer(server, args.session_timeout)
+    if args.request_log:
+        RequestLog(server, args.request_log)
 
     loop = GLib.MainLoop()
     exit_status = {"code": 0}

@@ -17,6 +17,8 @@ struct DiscoveryAPITests {
         (["subnets": ["127.0.0.1"], "timeout": 0], "timeout"),
         (["subnets": ["127.0.0.1"], "password": "x"], "username"),
         (["subnets": "127.0.0.1"], "subnets"),
+        (["subnets": ["127.0.0.1"], "onvifDevices": ["camera.local"]], "onvifDevices"),
+        (["subnets": ["127.0.0.1"], "onvifDevices": ["127.0.0.2:8080"]], "onvifDevices"),
     ] as [([String: any Sendable], String)])
     func badStartIs400NamingTheField(body: [String: any Sendable], field: String) async throws {
         let test = try await TestServer.make()
@@ -161,6 +163,69 @@ struct DiscoveryAPITests {
                                                body: json(["devices": []]))
             #expect(add.status == .badRequest)
             #expect(object(add.body)["field"] as? String == "devices")
+        }
+        await test.shutdown()
+    }
+
+    /// `GET /api/discoveries/{id}/events`: the run's progress pushed as server-sent events while it runs, then one
+    /// `done` event with its devices, and the stream ends. A listener that accepts and never answers keeps the
+    /// run going for the answer timeout (1 s), so the stream is opened while it runs.
+    @Test(.enabled(if: PeerRTSPServer.isAvailable, "needs the GStreamer RTSP peer"))
+    func progressIsPushedThenTheRunWithItsDevices() async throws {
+        let camera = try PeerRTSPServer(["--path", "/stream1", "--width", "320", "--height", "240"])
+        defer { camera.stop() }
+        let silent = Process()
+        silent.executableURL = URL(fileURLWithPath: PeerRTSPServer.python)
+        silent.arguments = [PeerRTSPServer.repositoryRoot.appendingPathComponent("Tests/Peers/tcp_peer.py").path,
+                            "silent", "--host", "127.0.0.1"]
+        let output = Pipe()
+        silent.standardOutput = output
+        try silent.run()
+        defer { silent.terminate() }
+        var line = Data()
+        while true {
+            let byte = output.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty || byte == Data([0x0A]) { break }
+            line.append(byte)
+        }
+        let silentPort = try #require(Int(String(decoding: line, as: UTF8.self).dropFirst(6)), "tcp_peer.py silent did not start")
+
+        let test = try await TestServer.make()
+        try await test.application.test(.router) { client in
+            let started = try await client.execute(uri: "/api/discoveries", method: .post, headers: jsonHeaders, body: json([
+                "subnets": ["127.0.0.0/29"], "ports": [camera.port, silentPort], "onvif": false, "timeout": 5,
+            ]))
+            let id = try #require(object(started.body)["id"] as? String)
+            let stream = try await client.execute(uri: "/api/discoveries/\(id)/events", method: .get)
+            #expect(stream.status == .ok)
+            #expect(stream.headers[.contentType] == "text/event-stream; charset=utf-8")
+            // Events are "event: NAME\ndata: JSON\n\n"; the stream ended, so the router test has all of them.
+            var events: [(name: String, data: [String: Any])] = []
+            for block in String(buffer: stream.body).components(separatedBy: "\n\n") {
+                let lines = block.split(separator: "\n")
+                guard let name = lines.first(where: { $0.hasPrefix("event: ") })?.dropFirst(7),
+                      let data = lines.first(where: { $0.hasPrefix("data: ") })?.dropFirst(6) else { continue }
+                events.append((String(name), object(ByteBuffer(string: String(data)))))
+            }
+            #expect(events.count >= 2, "\(events.map(\.name))")
+            #expect(events.last?.name == "done")
+            #expect(events.dropLast().allSatisfy { $0.name == "progress" && $0.data["state"] as? String == "running" })
+            let scanned = events.compactMap { ($0.data["progress"] as? [String: Any])?["hostsScanned"] as? Int }
+            #expect(scanned == scanned.sorted(), "progress only rises: \(scanned)")
+            #expect(events.first?.data["devices"] as? [Any] == nil || (events.first?.data["devices"] as? [Any])?.isEmpty == true)
+            let done = events.last?.data ?? [:]
+            #expect(done["state"] as? String == "finished")
+            #expect((done["progress"] as? [String: Any])?["hostsScanned"] as? Int == 6)
+            let devices = done["devices"] as? [[String: Any]] ?? []
+            #expect(devices.map { $0["ip"] as? String } == ["127.0.0.1"])
+            #expect(devices.first?["rtspURLs"] as? [String] == ["rtsp://127.0.0.1:\(camera.port)/stream1"])
+
+            // A finished run's stream is its final state at once, then the end.
+            let again = try await client.execute(uri: "/api/discoveries/\(id)/events", method: .get)
+            #expect(String(buffer: again.body).components(separatedBy: "event: ").count == 2)
+            #expect(String(buffer: again.body).contains("event: done"))
+            let missing = try await client.execute(uri: "/api/discoveries/\(UUID().uuidString)/events", method: .get)
+            #expect(missing.status == .notFound)
         }
         await test.shutdown()
     }

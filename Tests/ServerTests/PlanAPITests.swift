@@ -268,7 +268,7 @@ struct PlanAPITests {
 
     @Test func otherViewersHearOfChangesThroughServerSentEvents() async throws {
         let test = try await TestServer.make()
-        try await test.application.test(.live) { client in
+        try await test.live { client in
             let port = try #require(client.port)
             let reader = Task.detached { try readHTTPStream(port: port, path: "/api/events", until: "event: plans", timeout: 20) }
             // Keep changing something until the reader, once subscribed, has heard of it.

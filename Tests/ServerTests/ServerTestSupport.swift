@@ -3,6 +3,7 @@ import Hub
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import Testing
 import NIOConcurrencyHelpers
 import NIOCore
 @testable import Server
@@ -43,24 +44,43 @@ struct TestServer {
     let directory: URL
     let logs: LogCapture
 
-    static func make(demo: Bool = false, maxStreams: Int = 16, segmentSeconds: Double = 60) async throws -> TestServer {
+    /// `healthInterval`: check unwatched cameras this often (only for tests whose cameras are on loopback).
+    static func make(demo: Bool = false, maxStreams: Int = 16, segmentSeconds: Double = 60, healthInterval: Duration? = nil,
+                     failAfter: Duration = .seconds(10)) async throws -> TestServer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("watchbox-server-\(UUID().uuidString)")
         let logs = LogCapture()
-        let configuration = ServerConfiguration(port: 0, dataDirectory: directory, maxStreams: maxStreams,
-                                                gracePeriod: .milliseconds(500), demo: demo)
-        var configured = configuration
-        configured.segmentSeconds = segmentSeconds
-        let server = try await WatchBoxServer.open(configuration: configured, logger: logs.logger)
+        var configuration = ServerConfiguration(port: 0, dataDirectory: directory, maxStreams: maxStreams,
+                                                gracePeriod: .milliseconds(500), demo: demo,
+                                                healthInterval: healthInterval, failAfter: failAfter)
+        configuration.segmentSeconds = segmentSeconds
+        let server = try await WatchBoxServer.open(configuration: configuration, logger: logs.logger)
         return TestServer(server: server, directory: directory, logs: logs)
     }
 
-    var application: some ApplicationProtocol {
+    var application: some ApplicationProtocol { application() }
+
+    func application(firstByteTimeout: TimeAmount = .seconds(60)) -> some ApplicationProtocol {
         let router = server.router(logRequests: true)
         return Application(router: router,
-                    server: .http1WebSocketUpgrade(webSocketRouter: router),
+                    server: QuietConnectionCloser.builder(webSocketRouter: router, firstByteTimeout: firstByteTimeout),
                     configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                     services: [HubService(service: server.service, recordings: server.recordings.manager, logger: logs.logger)],
                     logger: logs.logger)
+    }
+
+    /// Runs `body` against a live server (real sockets). Afterwards one request goes through the framework's own
+    /// HTTP client: HummingbirdTesting's live framework connects that client in the background before the body runs,
+    /// and closing it before the connection is up leaves the connection open, silent (the server used to wait for
+    /// it forever at shutdown; `QuietConnectionCloser` now closes it, see ConnectionTests). A request first makes
+    /// sure the connection is up, so the client closes it itself.
+    func live<Value: Sendable>(_ body: @escaping @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
+        try await application.test(.live) { client in
+            let value = try await body(client)
+            try await client.execute(uri: "/api/health", method: .get) { response in
+                #expect(response.status == .ok)
+            }
+            return value
+        }
     }
 
     func shutdown() async {

@@ -1,8 +1,10 @@
 // "Find cameras": starts a discovery (ONVIF + RTSP scan) on the server, shows its progress, lists what it
 // found, and adds the chosen devices with credentials given once for all or per device.
 //
-// API: POST /api/discoveries → 202 {id, progress}; GET /api/discoveries/{id} polled while it runs;
-// POST /api/discoveries/{id}/add; GET/PUT /api/settings/discovery for the form's defaults.
+// API: POST /api/discoveries → 202 {id, progress}; progress pushed by GET /api/discoveries/{id}/events
+// (server-sent events: `progress` at every change, then `done` with the devices), with GET /api/discoveries/{id}
+// polled only when that stream drops; POST /api/discoveries/{id}/add; GET/PUT /api/settings/discovery for the
+// form's defaults.
 
 import { hydrateIcons } from './icons.js';
 import { confirmAction, toast } from './dialogs.js';
@@ -43,6 +45,12 @@ const template = `
             <input type="checkbox" name="onvif" role="switch" class="switch" checked>
             <span><strong>ONVIF</strong><small>Ask cameras for their name and streams.</small></span>
           </label>
+        </div>
+        <div class="field">
+          <label for="discovery-onvif-devices">ONVIF cameras to ask directly <span class="optional">optional</span></label>
+          <input id="discovery-onvif-devices" name="onvifDevices" type="text" autocomplete="off" autocapitalize="off" spellcheck="false" placeholder="192.168.2.10, 192.168.2.11:8080" inputmode="url">
+          <p class="field-error" data-error-for="onvifDevices" hidden></p>
+          <p class="field-hint">For cameras the network search does not reach (another subnet or VLAN): their addresses, inside the networks above.</p>
         </div>
         <div class="field-row">
           <div class="field">
@@ -141,6 +149,7 @@ export class DiscoveryDialog {
   }
 
   stop() {
+    this.closeEvents();
     clearTimeout(this.pollTimer);
     this.pollTimer = 0;
     if (this.run && this.run.state === 'running') call('DELETE', `/api/discoveries/${this.run.id}`).catch(() => {});
@@ -181,6 +190,8 @@ export class DiscoveryDialog {
     const ports = elements.ports.value.split(/[\s,]+/).filter(Boolean).map((text) => (/^\d+$/.test(text) ? Number(text) : text));
     const body = { subnets, onvif: elements.onvif.checked, allowLarge };
     if (ports.length) body.ports = ports;
+    const onvifDevices = elements.onvifDevices.value.split(/[\s,]+/).filter(Boolean);
+    if (onvifDevices.length) body.onvifDevices = onvifDevices;
     if (elements.username.value) {
       body.username = elements.username.value;
       body.password = elements.password.value;
@@ -219,6 +230,52 @@ export class DiscoveryDialog {
     this.section('results').hidden = true;
     this.button('search').hidden = true;
     this.showProgress(this.run);
+    this.watch();
+  }
+
+  /** Follows the run live over server-sent events; falls back to polling when the stream fails (no EventSource,
+   *  a proxy that buffers, the connection dropped), picking up from the run's state at that moment. */
+  watch() {
+    const run = this.run;
+    if (!run) return;
+    if (typeof EventSource !== 'function') { this.usePolling(); return; }
+    const source = new EventSource(`/api/discoveries/${run.id}/events`);
+    this.events = source;
+    this.dialog.dataset.progressSource = 'push';
+    this.dialog.dataset.pushEvents = '0';
+    const take = (event) => {
+      if (this.run?.id !== run.id || this.events !== source) return null;
+      this.dialog.dataset.pushEvents = String(Number(this.dialog.dataset.pushEvents) + 1);
+      return JSON.parse(event.data);
+    };
+    source.addEventListener('progress', (event) => {
+      const update = take(event);
+      if (!update) return;
+      this.run = update;
+      this.showProgress(update);
+    });
+    source.addEventListener('done', (event) => {
+      const update = take(event);
+      this.closeEvents();
+      if (!update) return;
+      this.run = update;
+      this.showProgress(update);
+      this.showResults(update);
+    });
+    source.addEventListener('error', () => {
+      if (this.events !== source) return;
+      this.closeEvents();
+      if (this.run?.id === run.id && this.run.state === 'running') this.usePolling();
+    });
+  }
+
+  closeEvents() {
+    this.events?.close();
+    this.events = null;
+  }
+
+  usePolling() {
+    this.dialog.dataset.progressSource = 'poll';
     this.poll();
   }
 

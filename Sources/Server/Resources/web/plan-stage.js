@@ -37,6 +37,7 @@ export class PlanStage {
     this.plan = null;
     this.placements = [];
     this.states = new Map(); // camera id → marker state
+    this.labels = new Map(); // camera id → a more precise label than the state's ("Standby · OK")
     this.names = new Map(); // camera id → name
     this.editing = false;
     this.selected = null;
@@ -147,15 +148,22 @@ export class PlanStage {
       const label = marker.querySelector('.marker-label');
       const name = this.names.get(marker.dataset.cameraId) || 'Camera';
       if (label.textContent !== name) label.textContent = name;
-      marker.setAttribute('aria-label', `${name}: ${stateLabels[marker.dataset.state] || ''}`);
+      marker.setAttribute('aria-label', `${name}: ${this.labelFor(marker.dataset.cameraId, marker.dataset.state)}`);
     }
   }
 
-  setState(cameraID, state) {
+  labelFor(cameraID, state) {
+    return this.labels.get(cameraID) || stateLabels[state] || state || '';
+  }
+
+  /** `label`: what to say instead of the state's own label (optional). */
+  setState(cameraID, state, label) {
     this.states.set(cameraID, state);
+    if (label) this.labels.set(cameraID, label);
+    else this.labels.delete(cameraID);
     for (const marker of this.markerLayer.querySelectorAll(`.marker[data-camera-id="${cameraID}"]`)) {
       marker.dataset.state = state;
-      marker.setAttribute('aria-label', `${this.names.get(cameraID) || 'Camera'}: ${stateLabels[state] || state}`);
+      marker.setAttribute('aria-label', `${this.names.get(cameraID) || 'Camera'}: ${this.labelFor(cameraID, state)}`);
     }
     for (const path of this.svg.querySelectorAll(`[data-camera-id="${cameraID}"]`)) path.dataset.state = state;
   }
@@ -199,7 +207,7 @@ export class PlanStage {
       }
       marker.dataset.cameraId = p.cameraID;
       if (marker.dataset.state !== state) marker.dataset.state = state;
-      marker.setAttribute('aria-label', `${name}: ${stateLabels[state] || state}`);
+      marker.setAttribute('aria-label', `${name}: ${this.labelFor(p.cameraID, state)}`);
       const label = marker.querySelector('.marker-label');
       if (label.textContent !== name) label.textContent = name;
       marker.classList.toggle('selected', p.id === this.selected);
@@ -527,13 +535,17 @@ export const stateLabels = {
   live: 'Live', reconnecting: 'Reconnecting', failed: 'Failed', off: 'Off', idle: 'Standby',
 };
 
-/** The marker colour's state from the camera and the hub's status: live, reconnecting, failed, off, idle. */
+/** The marker colour's state from the camera and the hub's status: live, reconnecting, failed, off, idle.
+ *  The hub decides "failed" (`failedSince`): a watched stream down for a while, a wrong password, or an
+ *  unwatched camera whose last health check failed. A stream that just lost its camera is amber. */
 export function markerState(camera, status) {
   if (camera?.isActive === false) return 'off';
+  if (status?.state === 'stopped') return 'off';
+  if (status?.failedSince) return 'failed';
   switch (status?.state) {
     case 'live': return 'live';
-    case 'connecting': case 'reconnecting': case 'frozen': return 'reconnecting';
-    case 'authenticationFailed': case 'unreachable': case 'unsupportedCodec': case 'error': case 'limitReached': return 'failed';
+    case 'connecting': case 'reconnecting': case 'frozen': case 'unreachable': return 'reconnecting';
+    case 'authenticationFailed': case 'unsupportedCodec': case 'error': case 'limitReached': return 'failed';
     case 'stopped': return 'off';
     default: return 'idle';
   }

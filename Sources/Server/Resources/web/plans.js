@@ -13,8 +13,6 @@ const escapeHTML = (text) => String(text ?? '').replace(/[&<>"']/g, (c) => ({ '&
 const floorName = (level) => (level === 0 ? 'Ground floor' : level < 0 ? `Basement ${-level}` : `Floor ${level}`);
 const searchIcon = '<svg class="icon" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="1.75" stroke-linecap="round" aria-hidden="true"><circle cx="11" cy="11" r="6.5"/><path d="m16 16 4.5 4.5"/></svg>';
 
-/** A camera still reconnecting after this long shows as failed: a blip is amber, an outage is red. */
-const failedAfterMs = 10000;
 const timeText = (date) => date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
 function ago(iso) {
@@ -74,9 +72,6 @@ export class PlansView {
     this.infoFor = null;
     this.reloadTimer = 0;
     this.keptCameras = [];
-    this.reconnectingSince = new Map();
-    // Outages turn red after a while without any new status event.
-    setInterval(() => { if (this.active && this.reconnectingSince.size) this.refreshStates(); }, 1000);
 
     root.innerHTML = `
       <div class="plans-layout">
@@ -292,12 +287,7 @@ export class PlansView {
 
   setStatus(id, status) {
     this.statuses.set(id, status);
-    if (status?.state === 'reconnecting') {
-      if (!this.reconnectingSince.has(id)) this.reconnectingSince.set(id, Date.now());
-    } else {
-      this.reconnectingSince.delete(id);
-    }
-    this.stage.setState(id, this.stateOf(id));
+    this.stage.setState(id, this.stateOf(id), this.labelOf(id));
     if (this.infoFor === id) this.renderInfo();
     if (this.live?.id === id) this.renderLive();
   }
@@ -322,12 +312,15 @@ export class PlansView {
     }
   }
 
-  /** The marker's state: the hub's, with a camera reconnecting for longer than `failedAfterMs` shown as failed. */
+  /** The marker's state, as the hub reports it (the hub decides when an outage counts as failed). */
   stateOf(id) {
-    const state = markerState(this.camera(id), this.statusOf(id));
-    const since = this.reconnectingSince.get(id);
-    if (state === 'reconnecting' && since && Date.now() - since >= failedAfterMs) return 'failed';
-    return state;
+    return markerState(this.camera(id), this.statusOf(id));
+  }
+
+  /** "Standby · OK" for a camera nobody watches whose last health check passed; null: the state's label. */
+  labelOf(id) {
+    const status = this.statusOf(id);
+    return this.stateOf(id) === 'idle' && status?.reachable ? 'Standby · OK' : null;
   }
 
   statusOf(id) {
@@ -340,7 +333,7 @@ export class PlansView {
   }
 
   refreshStates() {
-    for (const p of this.current?.placements || []) this.stage.setState(p.cameraID, this.stateOf(p.cameraID));
+    for (const p of this.current?.placements || []) this.stage.setState(p.cameraID, this.stateOf(p.cameraID), this.labelOf(p.cameraID));
     if (this.infoFor) {
       const shown = this.root.querySelector('.plan-info')?.dataset.state;
       if (shown && shown !== this.stateOf(this.infoFor)) this.renderInfo();
@@ -478,7 +471,7 @@ export class PlansView {
           <button type="button" class="icon-btn" data-plans-action="close-info" aria-label="Close">${icon('close')}</button></header>
         <dl>
           <div><dt>Model</dt><dd class="info-model">${escapeHTML(model)}</dd></div>
-          <div><dt>State</dt><dd class="info-state" data-state="${state}">${escapeHTML(stateLabels[state])}${status?.message && (state === 'failed' || state === 'reconnecting') ? ` — ${escapeHTML(status.message)}` : ''}</dd></div>
+          <div><dt>State</dt><dd class="info-state" data-state="${state}">${escapeHTML(stateLabels[state])}${state === 'idle' && status?.reachable ? ` · OK${status.checkedAt ? ` (checked ${escapeHTML(timeText(new Date(status.checkedAt)))})` : ''}` : ''}${status?.message && (state === 'failed' || state === 'reconnecting') ? ` — ${escapeHTML(status.message)}` : ''}</dd></div>
           <div><dt>Last seen</dt><dd class="info-seen">${escapeHTML(lastSeen)}</dd></div>
         </dl>
         <p class="plan-info-hint">${icon('info')}Press and hold a marker (or double-click it) to watch live.</p>

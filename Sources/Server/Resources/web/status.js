@@ -1,5 +1,6 @@
 // What a camera's cell says, from the server's Status and the local player's state: never a silent
-// black box. `key` becomes the cell's data-state (the server's State names, so tests can read it).
+// black box. `key` becomes the cell's data-state (the server's State names, so tests can read it, plus
+// "failed": a stream the hub reports down for a while, `failedSince`).
 
 const codecNames = { h264: 'H.264', h265: 'H.265 (HEVC)', hevc: 'H.265 (HEVC)' };
 
@@ -85,6 +86,13 @@ export function describe(camera, status, player) {
       break;
   }
 
+  // The hub's verdict: the stream has not been live for a while (it keeps trying).
+  if (status?.failedSince && (state === 'reconnecting' || state === 'connecting' || state === 'frozen')) {
+    const since = new Date(status.failedSince).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    return { key: 'failed', label: 'Offline', tone: 'bad', icon: 'unplug', veil: 'full', action: null,
+      title: 'Camera offline',
+      detail: `${message || 'The camera stopped sending video.'} Down since ${since}; WatchBox keeps trying.` };
+  }
   if (playerState === 'failed') {
     return { key: 'error', label: 'Error', tone: 'bad', icon: 'alert', veil: 'full', action: null,
       title: "Can't play this camera", detail: sentence(player.error) || 'The server refused to play this camera.' };
