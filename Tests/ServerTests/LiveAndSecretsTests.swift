@@ -109,8 +109,12 @@ struct LiveAndSecretsTests {
         #expect(!test.logs.text.isEmpty)
         #expect(!test.logs.text.contains(password), "a log line holds the password")
         var scanned = 0
-        for file in try FileManager.default.contentsOfDirectory(atPath: test.directory.path) {
-            let data = try Data(contentsOf: test.directory.appendingPathComponent(file))
+        // Every file under the data directory, recordings included (directories are walked, not read).
+        let files = FileManager.default.enumerator(atPath: test.directory.path)
+        while let file = files?.nextObject() as? String {
+            let url = test.directory.appendingPathComponent(file)
+            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
+            let data = try Data(contentsOf: url)
             scanned += 1
             #expect(data.range(of: Data(password.utf8)) == nil, "\(file) holds the password")
         }

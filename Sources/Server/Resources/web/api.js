@@ -84,7 +84,72 @@ export const api = {
   async addDemo() {
     return normalizeCamera(await call('POST', '/api/demo'));
   },
+
+  // ----- recording and the library (issue 7; /work/contracts/RECORDING-API.md) -----
+
+  /** GET /api/cameras/{id}/recording → {mode, schedule, retentionDays, state}. */
+  recording(id) {
+    return call('GET', `${cameraPath(id)}/recording`);
+  },
+  /** PUT /api/cameras/{id}/recording with {mode, schedule, retentionDays}. */
+  setRecording(id, settings) {
+    return call('PUT', `${cameraPath(id)}/recording`, settings);
+  },
+  /** POST …/recording/start: a manual recording, for `durationSeconds` or until stopped (null). */
+  startRecording(id, durationSeconds = null) {
+    return call('POST', `${cameraPath(id)}/recording/start`, durationSeconds ? { durationSeconds } : {});
+  },
+  /** POST …/recording/stop: ends a manual recording. */
+  stopRecording(id) {
+    return call('POST', `${cameraPath(id)}/recording/stop`);
+  },
+  /** GET …/recordings?from&to → the segments overlapping [from, to), by start (times in ms). */
+  async segments(id, fromMs, toMs) {
+    const query = `from=${iso(fromMs)}&to=${iso(toMs)}`;
+    const data = await call('GET', `${cameraPath(id)}/recordings?${query}`);
+    return (data?.segments ?? []).map((segment) => ({ ...segment,
+      startMs: Date.parse(segment.start), endMs: Date.parse(segment.end) }));
+  },
+  /** GET …/recordings/days → the days (YYYY-MM-DD, in this browser's UTC offset) with footage. */
+  async footageDays(id, from, to, utcOffsetMinutes = -new Date().getTimezoneOffset()) {
+    const data = await call('GET', `${cameraPath(id)}/recordings/days?utcOffsetMinutes=${utcOffsetMinutes}&from=${from}&to=${to}`);
+    return data?.days ?? [];
+  },
+  /** GET …/protections → [{id, from, to, note}] (times also in ms). */
+  async protections(id) {
+    const data = await call('GET', `${cameraPath(id)}/protections`);
+    return (data?.protections ?? []).map((item) => ({ ...item, fromMs: Date.parse(item.from), toMs: Date.parse(item.to) }));
+  },
+  /** POST …/protections: keeps [from, to) from retention. */
+  protect(id, fromMs, toMs, note) {
+    return call('POST', `${cameraPath(id)}/protections`, { from: iso(fromMs), to: iso(toMs), ...(note ? { note } : {}) });
+  },
+  /** DELETE /api/protections/{id}. */
+  unprotect(protectionID) {
+    return call('DELETE', `/api/protections/${encodeURIComponent(protectionID)}`);
+  },
+  /** GET /api/storage. */
+  storage() {
+    return call('GET', '/api/storage');
+  },
+  /** PUT /api/settings/storage with {maxBytes, minFreeBytes}. */
+  setStorage(settings) {
+    return call('PUT', '/api/settings/storage', settings);
+  },
 };
+
+/** A time in ms as the API writes it: ISO 8601 UTC with milliseconds. */
+export const iso = (ms) => new Date(ms).toISOString();
+
+/** GET /api/recordings/{id}/media[?from]: the segment's fMP4 from the keyframe at or before `fromMs`. */
+export function mediaURL(segmentID, fromMs = null) {
+  return `/api/recordings/${encodeURIComponent(segmentID)}/media${fromMs === null ? '' : `?from=${iso(fromMs)}`}`;
+}
+
+/** GET /api/cameras/{id}/export.mp4?from&to: one MP4 download of the footage in the range. */
+export function exportURL(id, fromMs, toMs) {
+  return `${cameraPath(id)}/export.mp4?from=${iso(fromMs)}&to=${iso(toMs)}`;
+}
 
 /** ws:// or wss:// address of a camera's live stream (`stream` "main" or "sub"; null lets the
  *  server choose: the sub-stream when there is one). */
@@ -97,7 +162,8 @@ export function liveURL(id, stream = null) {
 /**
  * GET /api/events as callbacks. EventSource reconnects by itself after a dropped connection; when
  * the browser gives up (the server answered with an error), this starts a new one with backoff.
- * handlers: onSnapshot(cameras), onStatus(id, status), onCameras(), onPlans(change), onConnection(connected).
+ * handlers: onSnapshot(cameras), onStatus(id, status), onCameras(), onPlans(change), onRecording(id, state),
+ * onConnection(connected).
  */
 export class EventFeed {
   constructor(handlers) {
@@ -137,6 +203,10 @@ export class EventFeed {
     source.addEventListener('plans', (event) => {
       const data = parse(event);
       if (data) this.handlers.onPlans?.(data);
+    });
+    source.addEventListener('recording', (event) => {
+      const data = parse(event);
+      if (data?.cameraID && data.state) this.handlers.onRecording?.(normalizeID(data.cameraID), data.state);
     });
     source.addEventListener('error', () => {
       this.handlers.onConnection?.(false);

@@ -9,6 +9,9 @@ import { mediaSourceAvailable } from './player.js';
 import { PlansView } from './plans.js';
 import { Viewer } from './viewer.js';
 import { DiscoveryDialog } from './discovery.js';
+import { LibraryView } from './library.js';
+import { RecordingControls } from './recording.js';
+import { StorageView } from './storage.js';
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -73,6 +76,8 @@ const cameraDialog = new CameraDialog($('#camera-dialog'), {
     if (isNew) requestAnimationFrame(() => grid.focus(camera.id));
   },
   onDelete: (camera) => deleteCamera(camera),
+  onOpen: (camera) => recording.open(camera),
+  beforeClose: (camera) => recording.save(camera),
 });
 
 const discoveryDialog = new DiscoveryDialog({ onAdded: () => refresh(), confirmDialog: $('#confirm-dialog') });
@@ -92,6 +97,7 @@ async function refresh() {
       store.cameras = cameras;
       store.loaded = true;
       render();
+      recording.refresh(cameras);
     } catch (error) {
       if (!store.loaded) showLoadError(error);
       else toast(error.message, 'bad');
@@ -123,6 +129,7 @@ function render() {
   document.documentElement.classList.toggle('has-cameras', store.cameras.length > 0);
   grid.setCameras(store.cameras);
   plans.setCameras();
+  library.setCameras();
   if (viewer.isOpen) {
     const camera = cameraByID(viewer.camera.id);
     if (camera) viewer.update(camera);
@@ -217,6 +224,8 @@ function runAction(id, action) {
   else if (action === 'deactivate') setActive(camera, false);
   else if (action === 'delete') deleteCamera(camera);
   else if (action === 'open') openViewer(id);
+  else if (action === 'record') recording.toggle(viewer.root.querySelector('.rec-button'));
+  else if (action === 'library') location.hash = `#library/${id}`;
 }
 
 async function showCameraMenu(id, anchor) {
@@ -244,6 +253,7 @@ function openViewer(id, { push = true } = {}) {
   const cell = grid.cell(id);
   viewer.open(camera, cell?.status ?? camera.status, store.cameras.length);
   grid.setSuspended(true);
+  recording.renderViewer();
   const hash = `#camera/${id}`;
   if (push && location.hash !== hash) {
     if (viewerPushed) {
@@ -298,7 +308,8 @@ function anyDialogOpen() {
 document.addEventListener('keydown', (event) => {
   if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
   if (anyDialogOpen() || menuIsOpen()) return;
-  if (document.documentElement.dataset.view === 'plans' && event.key !== 't' && event.key !== '?') return;
+  const view = document.documentElement.dataset.view;
+  if (view && view !== 'grid' && event.key !== 't' && event.key !== '?') return;
   const typing = event.target.closest?.('input, textarea, select, [contenteditable="true"]');
   if (typing) return;
   const key = event.key;
@@ -311,6 +322,8 @@ document.addEventListener('keydown', (event) => {
     else if (key === 'ArrowRight') stepViewer(1);
     else if (key === 'f' || key === 'F') viewer.toggleFullscreen();
     else if (key === 'e') runAction(viewer.camera.id, 'edit');
+    else if (key === 'r') runAction(viewer.camera.id, 'record');
+    else if (key === 'l') runAction(viewer.camera.id, 'library');
     else if (key === '?') showShortcuts();
     else return;
     event.preventDefault();
@@ -355,6 +368,7 @@ document.addEventListener('click', (event) => {
   else if (action === 'discover') discoveryDialog.open();
   else if (action === 'theme') toggleTheme();
   else if (action === 'shortcuts') showShortcuts();
+  else if (action === 'more') showMoreMenu(button);
   else if (action === 'retry') { $('#load-error').hidden = true; $('#loading').hidden = false; refresh(); }
 });
 
@@ -401,6 +415,7 @@ const feed = new EventFeed({
   },
   onCameras: () => scheduleRefresh(),
   onPlans: (change) => plans.onChange(change),
+  onRecording: (id, state) => recording.setState(id, state),
   onConnection: (connected) => { setConnected(connected); plans.setConnected(connected); },
 });
 
@@ -412,6 +427,64 @@ const plans = new PlansView($('#plans-view'), {
   // The grid's streams pause while the plans are shown (the full-screen view does the same).
   suspendGrid: (suspended) => { if (!viewer.isOpen) grid.setSuspended(suspended); },
 });
+
+// ----- library, storage, recording -----
+
+const library = new LibraryView($('#library-view'), {
+  cameras: () => store.cameras,
+  toast: (message, tone) => toast(message, tone),
+  editCamera: (id) => runAction(id, 'edit'),
+  recordingState: (id) => recording.get(id),
+});
+
+const storage = new StorageView($('#storage-view'), {
+  toast: (message, tone) => toast(message, tone),
+  editCamera: (id) => runAction(id, 'edit'),
+});
+
+const recording = new RecordingControls({
+  dialog: $('#camera-dialog'), grid, viewer, app: { toast: (message, tone) => toast(message, tone), cameras: () => store.cameras },
+});
+
+/**
+ * The library and storage views, from location.hash (#library[/camera[/day]], #storage). Runs after the
+ * plans view's own routing (which knows only the grid and the plans) and corrects what it set.
+ */
+function routeViews() {
+  const match = /^#(library|storage)(?:\/(.*))?$/.exec(location.hash);
+  const view = match?.[1] ?? null;
+  if (view) {
+    if (viewer.isOpen) closeViewer({ fromHistory: true });
+    document.documentElement.dataset.view = view;
+    for (const link of document.querySelectorAll('[data-view-link]')) {
+      if (link.dataset.viewLink === view) link.setAttribute('aria-current', 'page');
+      else link.removeAttribute('aria-current');
+    }
+    grid.setSuspended(true);
+  }
+  if (view === 'library') library.show(match[2] ?? '');
+  else library.hide();
+  if (view === 'storage') storage.show();
+  else storage.hide();
+  if (!view && document.documentElement.dataset.view !== 'plans' && !viewer.isOpen) grid.setSuspended(false);
+}
+window.addEventListener('hashchange', routeViews);
+
+/** The top bar's "more" menu on a phone: what does not fit next to the views. */
+async function showMoreMenu(anchor) {
+  const dark = effectiveTheme() === 'dark';
+  const items = [
+    { label: 'Find cameras', icon: 'gauge', action: 'discover' },
+    { label: 'Add camera', icon: 'plus', action: 'add', shortcut: 'A' },
+    { label: dark ? 'Light mode' : 'Dark mode', icon: dark ? 'sun' : 'moon', action: 'theme', shortcut: 'T' },
+  ];
+  if (!matchMedia('(pointer: coarse)').matches) items.push({ label: 'Keyboard shortcuts', icon: 'keyboard', action: 'shortcuts', shortcut: '?' });
+  const action = await openMenu(anchor, items);
+  if (action === 'discover') discoveryDialog.open();
+  else if (action === 'add') cameraDialog.open();
+  else if (action === 'theme') toggleTheme();
+  else if (action === 'shortcuts') showShortcuts();
+}
 
 // ----- start -----
 
@@ -434,5 +507,6 @@ window.addEventListener('pagehide', () => feed.stop());
 window.addEventListener('pageshow', (event) => { if (event.persisted) feed.start(); });
 
 // For tests and the curious: the app's state, read-only by convention.
-window.watchbox = { store, grid, viewer, plans };
+window.watchbox = { store, grid, viewer, plans, library, storage, recording };
 plans.route();
+routeViews();

@@ -35,7 +35,7 @@ export function splitCredentials(url) {
 // ----- the camera form -----
 
 export class CameraDialog {
-  /** callbacks: onSaved(camera, isNew), onDelete(camera) */
+  /** callbacks: onSaved(camera, isNew), onDelete(camera), onOpen(camera | null), beforeClose(camera) */
   constructor(dialog, callbacks) {
     this.dialog = dialog;
     this.form = $(dialog, 'form');
@@ -118,6 +118,7 @@ export class CameraDialog {
     this.updatePasswordHint();
     this.updateSecureOption();
     this.setBusy(false);
+    this.callbacks.onOpen?.(camera);
     showDialog(this.dialog);
     // On a touch screen the keyboard should not jump up before the person chooses a field.
     if (matchMedia('(pointer: coarse)').matches) $(this.dialog, '.dialog-title').focus();
@@ -217,6 +218,8 @@ export class CameraDialog {
       if (this.camera) {
         const changes = this.changes(fields);
         camera = Object.keys(changes).length ? await api.updateCamera(this.camera.id, changes) : this.camera;
+        // More settings saved with the camera (the Recording section); a failure keeps the dialog open.
+        await this.callbacks.beforeClose?.(camera);
       } else {
         camera = await api.addCamera(fields);
       }

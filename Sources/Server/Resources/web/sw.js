@@ -9,7 +9,8 @@
 
 const version = 'watchbox-v1';
 const shell = ['/', '/index.html', '/style.css', '/plans.css', '/app.js', '/api.js', '/dialogs.js', '/grid.js', '/icons.js',
-  '/player.js', '/status.js', '/viewer.js', '/plans.js', '/plan-stage.js', '/favicon.svg'];
+  '/player.js', '/status.js', '/viewer.js', '/plans.js', '/plan-stage.js', '/favicon.svg',
+  '/discovery.css', '/discovery.js', '/library.css', '/library.js', '/library-markup.js', '/calendar.js', '/timeline.js', '/playback.js', '/storage.js', '/recording.js'];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(version).then((cache) => cache.addAll(shell)).catch(() => {}).then(() => self.skipWaiting()));
