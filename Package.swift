@@ -83,6 +83,14 @@ let package = Package(
             .product(name: "DequeModule", package: "swift-collections"),
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Resources/demo")]),
+        // Recording (issue 7): per-camera recorders on the hub's streams, segment files, the index, crash repair,
+        // retention, the scheduler. Pure parts (naming, schedule, retention plan) are value types.
+        .target(name: "Recording", dependencies: [
+            "Hub", "MP4", "Store", "H26x", "AAC", "RTSPClient",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         // Finding cameras: CIDR ranges, the RTSP port scan (NIO), vendor paths and guesses, merging ONVIF
         // findings with the scan, the discovery run. Pure parts are value types; only the scanner does I/O.
         .target(name: "Discovery", dependencies: [
@@ -94,7 +102,7 @@ let package = Package(
         ]),
         // The web server: REST API, live WebSocket, server-sent events, the web app. The only module importing Hummingbird.
         .target(name: "Server", dependencies: [
-            "Hub", "Store", "RTSPClient", "RTSPCore", "H26x", "Discovery",
+            "Hub", "Store", "RTSPClient", "RTSPCore", "H26x", "Discovery", "Recording", "MP4",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -11,6 +11,11 @@ public struct RecordingWriteError: Error, CustomStringConvertible, Sendable, Equ
     public enum Kind: String, Sendable { case diskFull, permissionDenied, notFound, fileTooLarge, other }
     public var kind: Kind
     public var description: String
+
+    public init(kind: Kind, description: String) {
+        self.kind = kind
+        self.description = description
+    }
 }
 
 /// Writes a fragmented MP4 file whole fragments at a time, so that what is on disk is always a valid

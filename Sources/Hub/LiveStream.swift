@@ -33,6 +33,10 @@ final class LiveStream: @unchecked Sendable {
 
     // Everything below is guarded by `lock`.
     private var viewers: [UUID: Viewer] = [:]
+    /// Raw-media consumers (the recorder); each counts as demand.
+    private var sinks: [UUID: any StreamSink] = [:]
+    /// The latest audio format event, replayed to a sink that attaches to a running stream.
+    private var audioFormatEvent: RTSPMediaEvent?
     private var holds = 0
     private var keyframeWaiters: [CheckedContinuation<(AccessUnit, VideoFormat)?, Never>] = []
     private var task: Task<Void, Never>?
@@ -71,7 +75,8 @@ final class LiveStream: @unchecked Sendable {
 
     // MARK: - Demand
 
-    var hasDemand: Bool { lock.withLock { !viewers.isEmpty || holds > 0 } }
+    var hasDemand: Bool { lock.withLock { !viewers.isEmpty || holds > 0 || !sinks.isEmpty } }
+    func hasSink(id: UUID) -> Bool { lock.withLock { sinks[id] != nil } }
     var isRunning: Bool { lock.withLock { task != nil } }
     var viewerCount: Int { lock.withLock { viewers.count } }
 
@@ -82,7 +87,7 @@ final class LiveStream: @unchecked Sendable {
         viewer.onClose.withLockedValue { $0 = { [weak self] viewer in self?.removeViewer(viewer.id) } }
         let (first, status) = lock.withLock { () -> (Bool, CameraStatus) in
             viewers[viewer.id] = viewer
-            return (viewers.count == 1 && holds == 0, currentStatus())
+            return (viewers.count == 1 && holds == 0 && sinks.isEmpty, currentStatus())
         }
         viewer.push(.status(status))
         prime(viewer)
@@ -94,10 +99,32 @@ final class LiveStream: @unchecked Sendable {
     func removeViewer(_ id: UUID) {
         let last = lock.withLock { () -> Bool in
             guard viewers.removeValue(forKey: id) != nil else { return false }
-            return viewers.isEmpty && holds == 0
+            return viewers.isEmpty && holds == 0 && sinks.isEmpty
         }
         if last { onDemandChanged?(key) }
         publish()
+    }
+
+    /// Attaches a raw-media sink; a running stream first replays its current formats to it.
+    func addSink(_ sink: any StreamSink, id: UUID) {
+        let (first, replay) = lock.withLock { () -> (Bool, [RTSPMediaEvent]) in
+            sinks[id] = sink
+            var replay: [RTSPMediaEvent] = []
+            if task != nil, let format { replay.append(.formatChanged(format)) }
+            if task != nil, let audioFormatEvent { replay.append(audioFormatEvent) }
+            return (sinks.count == 1 && viewers.isEmpty && holds == 0, replay)
+        }
+        for event in replay { sink.receive(.media(event)) }
+        if first { onDemandChanged?(key) }
+    }
+
+    func removeSink(id: UUID) {
+        let (removed, last) = lock.withLock { () -> ((any StreamSink)?, Bool) in
+            guard let removed = sinks.removeValue(forKey: id) else { return (nil, false) }
+            return (removed, sinks.isEmpty && viewers.isEmpty && holds == 0)
+        }
+        removed?.receive(.interrupted)
+        if last { onDemandChanged?(key) }
     }
 
     /// Ends every viewer (the camera was removed or reconfigured, or the hub is shutting down).
@@ -123,13 +150,13 @@ final class LiveStream: @unchecked Sendable {
         if let cached = lock.withLock({ latestKeyframe }) { return (cached.unit, cached.format) }
         let first = lock.withLock { () -> Bool in
             holds += 1
-            return holds == 1 && viewers.isEmpty
+            return holds == 1 && viewers.isEmpty && sinks.isEmpty
         }
         if first { onDemandChanged?(key) }
         defer {
             let last = lock.withLock { () -> Bool in
                 holds -= 1
-                return holds == 0 && viewers.isEmpty
+                return holds == 0 && viewers.isEmpty && sinks.isEmpty
             }
             if last { onDemandChanged?(key) }
         }
@@ -189,6 +216,11 @@ final class LiveStream: @unchecked Sendable {
         }
         running?.cancel()
         await running?.value
+        let toldSinks = lock.withLock { () -> [any StreamSink] in
+            audioFormatEvent = nil
+            return running == nil ? [] : Array(sinks.values)
+        }
+        for sink in toldSinks { sink.receive(.interrupted) }
         lock.withLock {
             // The next start is a new stream: a new muxer, whose first keyframe brings a new init segment.
             muxer = nil
@@ -224,8 +256,19 @@ final class LiveStream: @unchecked Sendable {
         var changed = false
         var fanOut: [(ViewerMessage, [Viewer])] = []
         var wake: [CheckedContinuation<(AccessUnit, VideoFormat)?, Never>] = []
+        var sinkEvent: StreamSinkEvent?
+        var sinkTargets: [any StreamSink] = []
         lock.withLock {
             guard task != nil else { return }
+            if !sinks.isEmpty {
+                switch event {
+                case .media(let media): sinkEvent = .media(media)
+                case .disconnected: sinkEvent = .interrupted
+                case .connecting, .playing: break
+                }
+                if sinkEvent != nil { sinkTargets = Array(sinks.values) }
+            }
+            if case .media(let media) = event, case .audioFormat = media { audioFormatEvent = media }
             switch event {
             case .connecting(let attempt):
                 if attempt == 1 {
@@ -254,6 +297,10 @@ final class LiveStream: @unchecked Sendable {
             case .media(.audioFormat), .media(.audio):
                 break  // The live path carries video only for now.
             }
+        }
+        // Sinks first, on this thread and in order: they queue without blocking.
+        if let sinkEvent {
+            for sink in sinkTargets { sink.receive(sinkEvent) }
         }
         for (message, viewers) in fanOut {
             for viewer in viewers { viewer.push(message) }

@@ -140,6 +140,28 @@ public final class StreamHub: Sendable {
         return stream.addViewer(maxFragments: configuration.viewerQueueFragments)
     }
 
+    /// Attaches a raw-media sink (the recorder) to a camera stream (the main one by default). It counts as
+    /// demand: the upstream starts (or waits for a slot under `maxUpstreams`) and keeps running until
+    /// ``detach(_:)``. A live viewer of the same stream shares the one upstream session.
+    public func attach(sink: any StreamSink, cameraID: UUID, variant: StreamVariant = .main) throws(HubError) -> StreamSinkToken {
+        let stream = try self.stream(cameraID: cameraID, variant: variant)
+        let token = StreamSinkToken(id: UUID(), cameraID: cameraID, variant: stream.key.variant)
+        stream.addSink(sink, id: token.id)
+        return token
+    }
+
+    /// Detaches a sink (it gets a last `.interrupted`); the upstream stops after the grace period if nobody else wants it.
+    public func detach(_ token: StreamSinkToken) {
+        guard let stream = state.withLockedValue({ $0.cameras[token.cameraID]?.streams[token.variant] }) else { return }
+        stream.removeSink(id: token.id)
+    }
+
+    /// Whether the sink is still attached: false once its camera was re-registered (new settings) or removed;
+    /// the owner then attaches again.
+    public func isAttached(_ token: StreamSinkToken) -> Bool {
+        state.withLockedValue { $0.cameras[token.cameraID]?.streams[token.variant] }?.hasSink(id: token.id) ?? false
+    }
+
     /// The latest keyframe of a camera (for a snapshot): from `variant`, or when nil from a stream that
     /// is already running (the main one first), else the main stream, which is started for it.
     public func keyframe(cameraID: UUID, variant: StreamVariant? = nil, timeout: Duration = .seconds(10)) async throws(HubError) -> (AccessUnit, VideoFormat) {

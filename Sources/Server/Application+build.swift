@@ -3,6 +3,7 @@ import Hub
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
+import Recording
 import ServiceLifecycle
 import Store
 
@@ -15,6 +16,8 @@ public struct WatchBoxServer: Sendable {
     public let configuration: ServerConfiguration
     /// Finding cameras (`/api/discoveries`).
     public let discovery: DiscoveryManager
+    /// Recording, the index, playback and export (issue 7).
+    public let recordings: RecordingService
 
     /// Opens (creating on first run) the data directory, database and key; registers the cameras.
     /// Throws `StoreError` with a sentence saying what to do when the directory or key is unusable.
@@ -35,7 +38,13 @@ public struct WatchBoxServer: Sendable {
         }
         let plans = PlanService(repository: database, cameras: database, logger: logger)
         let discovery = DiscoveryManager(cameras: service, settings: database, secrets: secrets, logger: logger)
-        return WatchBoxServer(service: service, plans: plans, configuration: configuration, discovery: discovery)
+        let manager = RecordingManager(
+            configuration: .init(root: configuration.recordingsRoot.path, segmentSeconds: configuration.segmentSeconds),
+            repository: database, cameras: database, hub: hub, logger: logger)
+        try await manager.start()
+        let recordings = RecordingService(manager: manager, repository: database, cameras: database)
+        return WatchBoxServer(service: service, plans: plans, configuration: configuration, discovery: discovery,
+                              recordings: recordings)
     }
 
     /// The web app's files: `--web-root`, else the copy built into the binary.
@@ -54,7 +63,8 @@ public struct WatchBoxServer: Sendable {
         api.get("health") { _, _ in ["status": "ok"] }
         CameraController(service: service).addRoutes(to: api)
         PlanController(plans: plans).addRoutes(to: api)
-        EventsController(service: service, plans: plans).addRoutes(to: api)
+        EventsController(service: service, plans: plans, recordings: recordings.manager).addRoutes(to: api)
+        RecordingController(recordings: recordings).addRoutes(to: api)
         DiscoveryController(discovery: discovery).addRoutes(to: api)
         LiveController(hub: service.hub).addRoutes(to: router)
         return router
@@ -68,7 +78,7 @@ public struct WatchBoxServer: Sendable {
             router: router,
             server: QuietConnectionCloser.builder(webSocketRouter: router),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "WatchBox"),
-            services: [HubService(service: service, plans: plans, discovery: discovery, logger: logger)],
+            services: [HubService(service: service, plans: plans, discovery: discovery, recordings: recordings.manager, logger: logger)],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
     }
@@ -79,6 +89,8 @@ struct HubService: Service {
     let service: CameraService
     var plans: PlanService? = nil
     var discovery: DiscoveryManager?
+    /// Closes and indexes the segments being written, before the streams stop.
+    var recordings: RecordingManager? = nil
     let logger: Logger
 
     func run() async throws {
@@ -86,6 +98,7 @@ struct HubService: Service {
         logger.info("shutting down: closing viewers and camera sessions")
         plans?.shutdown()
         discovery?.shutdown()
+        await recordings?.shutdown()
         await service.shutdown()
     }
 }

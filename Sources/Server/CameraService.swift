@@ -349,8 +349,11 @@ public final class CameraService: Sendable {
                 let credentials = try credentials(of: camera)
                 let configuration = RTSPClientConfiguration(transport: .init(rawValue: camera.transport) ?? .tcp,
                                                             allowSelfSignedCertificates: camera.allowSelfSignedCertificate)
+                // The main stream carries the camera's AAC audio too: recordings keep it (live viewers ignore it).
+                var mainConfiguration = configuration
+                mainConfiguration.includeAudio = true
                 upstreams[.main] = RTSPUpstream(url: try RTSPURL(string: camera.rtspURL).withCredentials(credentials),
-                                                configuration: configuration, logger: logger)
+                                                configuration: mainConfiguration, logger: logger)
                 if let sub = try await repository.profiles(cameraID: camera.id).first(where: { $0.role == "sub" }) {
                     var url = try RTSPURL(string: sub.rtspURL)
                     if url.credentials == nil { url = url.withCredentials(credentials) }

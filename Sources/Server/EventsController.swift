@@ -2,6 +2,7 @@ import Foundation
 import Hub
 import Hummingbird
 import NIOCore
+import Recording
 import ServiceLifecycle
 
 /// `GET /api/events`: server-sent events with every camera's status as it changes, and a nudge when
@@ -10,6 +11,8 @@ struct EventsController: Sendable {
     let service: CameraService
     /// Floor-plan changes go out as `plans` events (issue 8); nil: none.
     var plans: PlanService? = nil
+    /// Recording state changes go out as `recording` events (issue 7); nil: none.
+    var recordings: RecordingManager? = nil
     /// A comment line this often keeps proxies and the browser from timing the stream out.
     var pingInterval: Duration = .seconds(15)
 
@@ -48,6 +51,7 @@ struct EventsController: Sendable {
         let statuses = service.hub.subscribe()
         let changes = service.changes.subscribe()
         let planChanges = plans?.changes.subscribe()
+        let recordingChanges = recordings?.subscribe()
         let (events, sink) = AsyncStream.makeStream(of: ByteBuffer.self, bufferingPolicy: .bufferingNewest(512))
         let pingInterval = self.pingInterval
         let feeders = [
@@ -62,6 +66,12 @@ struct EventsController: Sendable {
             Task {
                 guard let planChanges else { return }
                 for await change in planChanges { sink.yield(Self.event("plans", change)) }
+            },
+            Task {
+                guard let recordingChanges else { return }
+                for await (id, state) in recordingChanges {
+                    sink.yield(Self.event("recording", RecordingEvent(cameraID: id, state: RecordingStateResponse(state))))
+                }
             },
             Task {
                 while !Task.isCancelled {

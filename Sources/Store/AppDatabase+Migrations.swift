@@ -115,7 +115,53 @@ extension AppDatabase {
             }
         }
 
-        // Future migrations go here: migrator.registerMigration("v3-...") { db in ... }
+        // Recording (issue 7): per-camera settings, the segment index, protected ranges, the storage caps.
+        // Segments keep their camera id without a foreign key: footage outlives a camera removed from the
+        // registry until retention or a person deletes it.
+        migrator.registerMigration("v3-recording") { db in
+            try db.create(table: "recordingSettings") { t in
+                t.primaryKey("cameraID", .text).references("camera", onDelete: .cascade)
+                t.column("mode", .text).notNull().defaults(to: "off")
+                    .check(sql: "mode IN ('off', 'continuous', 'scheduled', 'manual')")
+                t.column("schedule", .text).notNull().defaults(to: "[]")
+                t.column("retentionDays", .integer).check(sql: "retentionDays IS NULL OR retentionDays > 0")
+            }
+
+            try db.create(table: "segment") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("cameraID", .text).notNull()
+                t.column("start", .datetime).notNull()
+                t.column("end", .datetime).notNull()
+                t.column("duration", .double).notNull()
+                t.column("bytes", .integer).notNull()
+                t.column("path", .text).notNull().unique()
+                t.column("codec", .text).notNull()
+                t.column("mimeType", .text).notNull()
+                t.column("width", .integer).notNull()
+                t.column("height", .integer).notNull()
+                t.column("keyframes", .blob).notNull()
+            }
+            try db.create(index: "segment_cameraStart", on: "segment", columns: ["cameraID", "start"])
+            try db.create(index: "segment_start", on: "segment", columns: ["start"])
+
+            try db.create(table: "protection") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("cameraID", .text).notNull()
+                t.column("from", .datetime).notNull()
+                t.column("to", .datetime).notNull()
+                t.column("note", .text).notNull().defaults(to: "")
+                t.column("createdAt", .datetime).notNull()
+            }
+            try db.create(index: "protection_cameraFrom", on: "protection", columns: ["cameraID", "from"])
+
+            try db.create(table: "storageSettings") { t in
+                t.primaryKey("id", .integer).check(sql: "id = 1")
+                t.column("maxBytes", .integer)
+                t.column("minFreeBytes", .integer).notNull().defaults(to: 1 << 30)
+            }
+        }
+
+        // Future migrations go here: migrator.registerMigration("v4-...") { db in ... }
 
         return migrator
     }

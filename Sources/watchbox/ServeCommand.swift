@@ -46,6 +46,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Serve the web app from this folder instead of the built-in copy (for UI development).")
     var webRoot: String?
 
+    @Option(help: "Folder for recordings (default: <data>/recordings).")
+    var recordings: String?
+
+    @Option(help: "Length of a recorded segment in seconds (cut at the next keyframe).")
+    var segmentSeconds: Double = 60
+
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
@@ -63,14 +69,17 @@ struct ServeCommand: AsyncParsableCommand {
         guard grace >= 0 else { Self.fail("--grace must not be negative", code: 2) }
         guard healthInterval >= 0 else { Self.fail("--health-interval must not be negative (0 turns the checks off)", code: 2) }
         guard failAfter >= 0 else { Self.fail("--fail-after must not be negative", code: 2) }
+        guard segmentSeconds >= 2 && segmentSeconds <= 3600 else { Self.fail("--segment-seconds must be between 2 and 3600", code: 2) }
 
         let directory = data.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath) }
             ?? ServerConfiguration.defaultDataDirectory
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             host: host, port: port, dataDirectory: directory, maxStreams: maxStreams,
             gracePeriod: .milliseconds(Int64(grace * 1000)), demo: demo, ffmpegPath: ffmpeg, webRoot: webRoot,
             healthInterval: healthInterval > 0 ? .milliseconds(Int64(healthInterval * 1000)) : nil,
             failAfter: .milliseconds(Int64(failAfter * 1000)))
+        configuration.recordingsDirectory = recordings.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath) }
+        configuration.segmentSeconds = segmentSeconds
         let server: WatchBoxServer
         do {
             server = try await WatchBoxServer.open(configuration: configuration, logger: logger)

@@ -15,7 +15,7 @@ import Testing
              try db.indexes(on: "streamProfile"),
              try Bool.fetchOne(db, sql: "PRAGMA foreign_keys"))
         }
-        #expect(applied == ["v1", "v2-floor-plans", "v2-discovery-settings"])
+        #expect(applied == ["v1", "v2-floor-plans", "v2-discovery-settings", "v3-recording"])
         #expect(cameraColumns == ["id", "name", "rtspURL", "username", "passwordSealed", "host", "port", "manufacturer",
                                   "model", "isActive", "gridPosition", "addedAt", "lastConnectedAt", "thumbnail",
                                   "thumbnailAt", "transport", "allowSelfSignedCertificate", "isDemo"])
@@ -106,7 +106,7 @@ import Testing
             #expect(try await first.camera(id: id)?.name == "Garage")
             #expect(try await second.cameras().map(\.id) == [id])
             let applied = try await second.reader.read { db in try AppDatabase.migrator.appliedMigrations(db) }
-            #expect(applied == ["v1", "v2-floor-plans", "v2-discovery-settings"])
+            #expect(applied == ["v1", "v2-floor-plans", "v2-discovery-settings", "v3-recording"])
         }
     }
 
