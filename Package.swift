@@ -159,6 +159,12 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], resources: [.copy("Fixtures")]),
+        .testTarget(name: "RecordingTests", dependencies: [
+            "Recording", "Hub", "Store", "MP4", "H26x", "AAC", "RTSPClient", "RTSPCore", "TestSupport",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "ServerTests", dependencies: [
             "Server", "Hub", "Store", "TestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),

@@ -13,6 +13,13 @@ public struct FragmentedMP4Layout: Sendable, Equatable {
         public var handler: String
         /// The whole `stsd` box (§8.5.2): the codec and its parameters. Two files whose `stsd` match can be joined.
         public var sampleDescription: [UInt8]
+
+        public init(trackID: UInt32, timescale: UInt32, handler: String, sampleDescription: [UInt8]) {
+            self.trackID = trackID
+            self.timescale = timescale
+            self.handler = handler
+            self.sampleDescription = sampleDescription
+        }
     }
 
     public struct Fragment: Sendable, Equatable {
