@@ -45,13 +45,15 @@ struct TestServer {
     let logs: LogCapture
 
     /// `healthInterval`: check unwatched cameras this often (only for tests whose cameras are on loopback).
+    /// `segmentSeconds`: the length of recorded segments.
     static func make(demo: Bool = false, maxStreams: Int = 16, healthInterval: Duration? = nil,
-                     failAfter: Duration = .seconds(10)) async throws -> TestServer {
+                     failAfter: Duration = .seconds(10), segmentSeconds: Double = 60) async throws -> TestServer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("watchbox-server-\(UUID().uuidString)")
         let logs = LogCapture()
-        let configuration = ServerConfiguration(port: 0, dataDirectory: directory, maxStreams: maxStreams,
+        var configuration = ServerConfiguration(port: 0, dataDirectory: directory, maxStreams: maxStreams,
                                                 gracePeriod: .milliseconds(500), demo: demo,
                                                 healthInterval: healthInterval, failAfter: failAfter)
+        configuration.segmentSeconds = segmentSeconds
         let server = try await WatchBoxServer.open(configuration: configuration, logger: logs.logger)
         return TestServer(server: server, directory: directory, logs: logs)
     }
@@ -63,7 +65,7 @@ struct TestServer {
         return Application(router: router,
                     server: QuietConnectionCloser.builder(webSocketRouter: router, firstByteTimeout: firstByteTimeout),
                     configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                    services: [HubService(service: server.service, logger: logs.logger)],
+                    services: [HubService(service: server.service, recordings: server.recordings.manager, logger: logs.logger)],
                     logger: logs.logger)
     }
 
@@ -83,6 +85,7 @@ struct TestServer {
     }
 
     func shutdown() async {
+        await server.recordings.manager.shutdown()
         await server.service.shutdown()
         try? FileManager.default.removeItem(at: directory)
     }
