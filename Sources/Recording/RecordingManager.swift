@@ -314,6 +314,18 @@ public final class RecordingManager: Sendable {
 
     // MARK: - Segments
 
+    /// The segments being written (whole fragments so far), of one camera or all.
+    public func openSegments(cameraID: UUID? = nil) -> [OpenSegment] {
+        let recorders = state.withLockedValue { state in
+            cameraID.map { id in state.active[id].map { [$0.recorder] } ?? [] } ?? state.active.values.map(\.recorder)
+        }
+        return recorders.compactMap(\.openSegment)
+    }
+
+    public func openSegment(id: Int64) -> OpenSegment? {
+        openSegments().first { $0.id == id }
+    }
+
     public func absolutePath(_ segment: Segment) -> String {
         (configuration.root as NSString).appendingPathComponent(segment.path)
     }
