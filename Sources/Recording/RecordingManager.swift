@@ -142,8 +142,7 @@ public final class RecordingManager: Sendable {
             for (id, until) in state.manual { if let until, until <= now { state.manual.removeValue(forKey: id) } }
             return (state.settings, state.manual, state.active)
         }
-        var ids = Set(settings.keys).union(manual.keys).union(active.keys)
-        ids.formUnion([])
+        let ids = Set(settings.keys).union(manual.keys).union(active.keys)
         for id in ids {
             let mode = settings[id]?.mode ?? .off
             var wanted = manual[id] != nil

@@ -190,7 +190,11 @@ extension RecordingService {
 
     /// `<camera name>_2026-11-23_03-12-00.mp4` (UTC), with characters a file name cannot hold replaced.
     static func fileName(_ name: String, _ date: Date) -> String {
-        let safe = String(name.map { "/\\\":*?<>|\r\n\t".contains($0) || $0.asciiValue.map { $0 < 32 } == true ? "_" : $0 })
+        // A header value stays printable ASCII: anything else, and what a file name cannot hold, becomes "_".
+        let safe = String(name.map { character -> Character in
+            guard let ascii = character.asciiValue, ascii >= 32, ascii < 127, !"/\\\":*?<>|".contains(character) else { return "_" }
+            return character
+        })
         let stamp = ISOTime.string(date).prefix(19).replacingOccurrences(of: "T", with: "_").replacingOccurrences(of: ":", with: "-")
         return "\(safe.isEmpty ? "camera" : safe)_\(stamp).mp4"
     }
