@@ -194,7 +194,8 @@ def measure_seek(binary, rtsp_port, seeks):
             for _ in range(seeks):
                 moment = day + timedelta(seconds=rng.uniform(0, 86_399))
                 began = time.monotonic()
-                query = urllib.parse.urlencode({"from": iso(moment), "to": iso(moment + timedelta(milliseconds=1))})
+                # The segment at that time, or the next one when the time falls between two (what a player does).
+                query = urllib.parse.urlencode({"from": iso(moment), "to": iso(moment + timedelta(seconds=120))})
                 listed = api(base, "GET", f"/api/cameras/{camera}/recordings?{query}")["segments"]
                 segment = listed[0]["id"]
                 url = f"http://{base}/api/recordings/{segment}/media?" + urllib.parse.urlencode({"from": iso(moment)})
@@ -219,6 +220,7 @@ def main():
     parser.add_argument("--seeks", type=int, default=40)
     parser.add_argument("--binary")
     parser.add_argument("--json")
+    parser.add_argument("--seek-only", action="store_true", help="only the playback-start measurement")
     args = parser.parse_args()
     counts = [int(x) for x in args.cameras.split(",")]
     binary = args.binary
@@ -234,7 +236,7 @@ def main():
                "recording": [], "seek": None}
     try:
         print(f"{'cameras':>7} | {'watchbox CPU %/cam':>18} | {'ffmpeg CPU %/cam':>16} | {'watchbox KiB/s/cam':>18} | {'ffmpeg KiB/s/cam':>16} | ratio")
-        for count in counts:
+        for count in ([] if args.seek_only else counts):
             hub = measure_hub(binary, port, count, args.seconds)
             peer = measure_ffmpeg(port, count, args.seconds)
             ratio = hub["cpuPercentPerCamera"] / peer["cpuPercentPerCamera"] if peer["cpuPercentPerCamera"] else float("nan")

@@ -44,6 +44,7 @@ public final class CameraRecorder: StreamSink, @unchecked Sendable {
     private let continuation: AsyncStream<Item>.Continuation
     private let task: NIOLockedValueBox<Task<Void, Never>?> = NIOLockedValueBox(nil)
     private let statusBox = NIOLockedValueBox<Status>(.waiting)
+    private let openBox = NIOLockedValueBox<OpenSegment?>(nil)
 
     /// - Parameters:
     ///   - onSegment: a closed segment's row, after its file and directory are flushed; it inserts the row.
@@ -58,6 +59,8 @@ public final class CameraRecorder: StreamSink, @unchecked Sendable {
         logger[metadataKey: "camera"] = "\(cameraID)"
         let core = RecorderCore(cameraID: cameraID, configuration: configuration, logger: logger)
         let statusBox = self.statusBox
+        let openBox = self.openBox
+        core.onProgress = { progress in openBox.withLockedValue { $0 = progress } }
         let running = Task.detached {
             core.onStatus = { status in
                 let changed = statusBox.withLockedValue { old -> Bool in
@@ -69,15 +72,27 @@ public final class CameraRecorder: StreamSink, @unchecked Sendable {
             for await item in stream {
                 switch item {
                 case .event(let event):
-                    if let segment = core.handle(event) { await onSegment(segment) }
+                    if let segment = core.handle(event) { await Self.indexed(segment, onSegment, openBox) }
                 }
             }
-            if let segment = core.close(reason: "recording stopped") { await onSegment(segment) }
+            if let segment = core.close(reason: "recording stopped") { await Self.indexed(segment, onSegment, openBox) }
         }
         task.withLockedValue { $0 = running }
     }
 
     public var status: Status { statusBox.withLockedValue { $0 } }
+
+    /// Indexes a closed segment, then stops listing it as open (so it is never missing from both lists).
+    private static func indexed(_ segment: Segment, _ onSegment: @Sendable (Segment) async -> Void,
+                                _ openBox: NIOLockedValueBox<OpenSegment?>) async {
+        await onSegment(segment)
+        openBox.withLockedValue { open in
+            if open?.relativePath == segment.path { open = nil }
+        }
+    }
+
+    /// The segment being written, as far as it is on disk; nil between segments.
+    public var openSegment: OpenSegment? { openBox.withLockedValue { $0 } }
 
     public func receive(_ event: StreamSinkEvent) {
         continuation.yield(.event(event))
@@ -96,6 +111,8 @@ final class RecorderCore {
     let configuration: CameraRecorder.Configuration
     let logger: Logger
     var onStatus: (@Sendable (CameraRecorder.Status) -> Void)?
+    /// The open segment after each fragment written, nil when it closes.
+    var onProgress: (@Sendable (OpenSegment?) -> Void)?
     private var videoFormat: VideoFormat?
     private var audioFormat: AudioFormat?
     private var audioClockRate: Int?
@@ -164,6 +181,7 @@ final class RecorderCore {
         guard let writer else { return closed }
         let before = writer.fragments
         do { try writer.appendVideo(frame) } catch { return writeFailed(error) ?? closed }
+        if writer.fragments > before { onProgress?(writer.progress) }
         if writer.fragments > before, failed != nil || before == 0 {
             if failed != nil { logger.notice("recording resumed", metadata: ["file": "\(writer.relativePath)"]) }
             failed = nil
@@ -199,6 +217,7 @@ final class RecorderCore {
             let result = writer.finish(flushing: false)
             closed = result.segment
             self.writer = nil
+            if closed == nil { onProgress?(nil) }
         }
         retryAt = ContinuousClock.now + configuration.retryAfter
         let status: CameraRecorder.Status
@@ -218,6 +237,8 @@ final class RecorderCore {
         guard let writer else { return nil }
         self.writer = nil
         let result = writer.finish()
+        // A closed segment stays listed as open until its row is in (the recorder's loop clears it).
+        if result.segment == nil { onProgress?(nil) } else if let progress = writer.progress { onProgress?(progress) }
         if let error = result.error {
             logger.error("closing \(writer.relativePath): \(error.description)")
             if error.kind == .diskFull {

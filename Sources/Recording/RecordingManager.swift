@@ -142,8 +142,7 @@ public final class RecordingManager: Sendable {
             for (id, until) in state.manual { if let until, until <= now { state.manual.removeValue(forKey: id) } }
             return (state.settings, state.manual, state.active)
         }
-        var ids = Set(settings.keys).union(manual.keys).union(active.keys)
-        ids.formUnion([])
+        let ids = Set(settings.keys).union(manual.keys).union(active.keys)
         for id in ids {
             let mode = settings[id]?.mode ?? .off
             var wanted = manual[id] != nil
@@ -313,6 +312,18 @@ public final class RecordingManager: Sendable {
     }
 
     // MARK: - Segments
+
+    /// The segments being written (whole fragments so far), of one camera or all.
+    public func openSegments(cameraID: UUID? = nil) -> [OpenSegment] {
+        let recorders = state.withLockedValue { state in
+            cameraID.map { id in state.active[id].map { [$0.recorder] } ?? [] } ?? state.active.values.map(\.recorder)
+        }
+        return recorders.compactMap(\.openSegment)
+    }
+
+    public func openSegment(id: Int64) -> OpenSegment? {
+        openSegments().first { $0.id == id }
+    }
 
     public func absolutePath(_ segment: Segment) -> String {
         (configuration.root as NSString).appendingPathComponent(segment.path)

@@ -3,6 +3,7 @@ import Foundation
 import H26x
 import Hub
 import MP4
+import NIOConcurrencyHelpers
 import NIOCore
 import RTSPClient
 import Store
@@ -30,6 +31,17 @@ final class SegmentWriter {
     private let clockRate: Int
     private var audioOriginSet = false
     private let hasAudio: Bool
+    /// Negative, unique in this process: the id an open segment is listed under.
+    let openID: Int64
+    private static let nextOpenID = NIOLockedValueBox<Int64>(-1)
+
+    /// What is on disk so far (nil before the first fragment).
+    var progress: OpenSegment? {
+        guard fragments > 0 else { return nil }
+        return OpenSegment(id: openID, cameraID: cameraID, relativePath: relativePath, start: start, writtenSeconds: writtenSeconds,
+                           committedBytes: file.committedBytes, keyframes: index, codec: format.codec.rawValue, mimeType: mimeType,
+                           width: format.width, height: format.height)
+    }
 
     /// Creates the file for a segment starting with `frame` (a keyframe) at wall time `start`.
     init(root: String, cameraID: UUID, start: Date, format: VideoFormat, audio: AudioFormat?, audioClockRate: Int?,
@@ -63,6 +75,10 @@ final class SegmentWriter {
             throw RecordingWriteError(kind: .other, description: "cannot record this stream: \(error)")
         }
         hasAudio = audio != nil
+        openID = Self.nextOpenID.withLockedValue { value in
+            defer { value -= 1 }
+            return value
+        }
         mimeType = muxer.mimeType
         originTimestamp = frame.timestamp
         originSenderReport = frame.senderReportClock

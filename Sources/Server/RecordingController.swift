@@ -32,7 +32,8 @@ struct RecordingController: Sendable {
             return try await recordings.days(try id(context), offset: query.get("utcOffsetMinutes"), from: query.get("from"), to: query.get("to"))
         }
         group.get("recordings/:segmentID/media") { request, context in
-            try await recordings.media(segmentID: try number(context, "segmentID", "recording"), from: request.uri.queryParameters.get("from"))
+            try await recordings.media(segmentID: try number(context, "segmentID", "recording", openAllowed: true),
+                                    from: request.uri.queryParameters.get("from"))
         }
         group.delete("recordings/:segmentID") { request, context -> HTTPResponse.Status in
             let force = request.uri.queryParameters.get("force") == "true"
@@ -59,8 +60,8 @@ struct RecordingController: Sendable {
     }
 
     /// A numeric path parameter, or 404.
-    func number(_ context: WatchBoxRequestContext, _ name: String, _ what: String) throws -> Int64 {
-        guard let text = context.parameters.get(name), let value = Int64(text), value > 0 else {
+    func number(_ context: WatchBoxRequestContext, _ name: String, _ what: String, openAllowed: Bool = false) throws -> Int64 {
+        guard let text = context.parameters.get(name), let value = Int64(text), value > 0 || (openAllowed && value < 0) else {
             throw APIError.notFound("\(context.parameters.get(name) ?? "") is not a \(what) id")
         }
         return value

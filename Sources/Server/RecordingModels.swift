@@ -95,6 +95,22 @@ struct SegmentResponse: Codable, Sendable {
     var width: Int
     var height: Int
     var `protected`: Bool
+    /// The segment being written: `end` is its last whole fragment; its (negative) id lasts until it closes.
+    var inProgress: Bool
+
+    init(_ open: OpenSegment, isProtected: Bool) {
+        id = open.id
+        cameraID = open.cameraID
+        start = ISOTime.string(open.start)
+        end = ISOTime.string(open.end)
+        durationSeconds = (open.writtenSeconds * 1000).rounded() / 1000
+        bytes = open.committedBytes
+        codec = open.codec
+        width = open.width
+        height = open.height
+        self.protected = isProtected
+        inProgress = true
+    }
 
     init(_ listing: SegmentListing) {
         let segment = listing.segment
@@ -108,6 +124,7 @@ struct SegmentResponse: Codable, Sendable {
         width = segment.width
         height = segment.height
         self.protected = listing.isProtected
+        inProgress = false
     }
 }
 

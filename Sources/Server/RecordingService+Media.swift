@@ -38,12 +38,29 @@ extension RecordingService {
         var mediaStart: Double
         var wallStart: Date
         var mimeType: String
+        /// Serve up to here (the whole fragments of a segment still being written); nil: to the end of the file.
+        var limit: Int64?
     }
 
     func mediaPlan(segmentID: Int64, from: String?) async throws -> MediaPlan {
+        if segmentID < 0 {
+            guard let open = manager.openSegment(id: segmentID) else {
+                throw APIError.notFound("recording \(segmentID) is no longer being written: list the recordings again, it has its own id now")
+            }
+            let segment = Segment(cameraID: open.cameraID, start: open.start, end: open.end, duration: open.writtenSeconds,
+                                  bytes: open.committedBytes, path: open.relativePath, codec: open.codec, mimeType: open.mimeType,
+                                  width: open.width, height: open.height, keyframes: open.keyframes.encoded)
+            var plan = try plan(for: segment, id: segmentID, from: from)
+            plan.limit = open.committedBytes
+            return plan
+        }
         guard let segment = try await call({ try await repository.segment(id: segmentID) }) else {
             throw APIError.notFound("there is no recording with id \(segmentID)")
         }
+        return try plan(for: segment, id: segmentID, from: from)
+    }
+
+    func plan(for segment: Segment, id segmentID: Int64, from: String?) throws -> MediaPlan {
         let fromDate = try Self.time(from, field: "from", required: false)
         let path = manager.absolutePath(segment)
         let head = try Self.head(path)
@@ -74,7 +91,10 @@ extension RecordingService {
             try await writer.write(plan.initialization)
             var offset = plan.offset
             while true {
-                let chunk = try Self.read(plan.path, offset: offset, length: 512 << 10)
+                var length = 512 << 10
+                if let limit = plan.limit { length = Int(min(Int64(length), limit - offset)) }
+                if length <= 0 { break }
+                let chunk = try Self.read(plan.path, offset: offset, length: length)
                 if chunk.readableBytes == 0 { break }
                 offset += Int64(chunk.readableBytes)
                 try await writer.write(chunk)
@@ -170,7 +190,11 @@ extension RecordingService {
 
     /// `<camera name>_2026-11-23_03-12-00.mp4` (UTC), with characters a file name cannot hold replaced.
     static func fileName(_ name: String, _ date: Date) -> String {
-        let safe = String(name.map { "/\\\":*?<>|\r\n\t".contains($0) || $0.asciiValue.map { $0 < 32 } == true ? "_" : $0 })
+        // A header value stays printable ASCII: anything else, and what a file name cannot hold, becomes "_".
+        let safe = String(name.map { character -> Character in
+            guard let ascii = character.asciiValue, ascii >= 32, ascii < 127, !"/\\\":*?<>|".contains(character) else { return "_" }
+            return character
+        })
         let stamp = ISOTime.string(date).prefix(19).replacingOccurrences(of: "T", with: "_").replacingOccurrences(of: ":", with: "-")
         return "\(safe.isEmpty ? "camera" : safe)_\(stamp).mp4"
     }

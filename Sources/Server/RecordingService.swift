@@ -112,7 +112,17 @@ public struct RecordingService: Sendable {
         let end = try Self.time(to, field: "to")!
         guard end > start else { throw APIError.badRequest("to must be later than from", field: "to") }
         let listings = try await call { try await repository.segments(cameraID: cameraID, from: start, to: end) }
-        return SegmentsResponse(segments: listings.map(SegmentResponse.init))
+        var segments = listings.map(SegmentResponse.init)
+        let indexed = Set(listings.map(\.segment.path))
+        let open = manager.openSegments(cameraID: cameraID).filter { $0.start < end && $0.end > start && !indexed.contains($0.relativePath) }
+        if !open.isEmpty {
+            let protections = try await call { try await repository.protections(cameraID: cameraID) }
+            for segment in open {
+                let isProtected = protections.contains { $0.from < segment.end && $0.to > segment.start }
+                segments.append(SegmentResponse(segment, isProtected: isProtected))
+            }
+        }
+        return SegmentsResponse(segments: segments)
     }
 
     func days(_ cameraID: UUID, offset: String?, from: String?, to: String?) async throws -> DaysResponse {

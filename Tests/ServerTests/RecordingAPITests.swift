@@ -108,6 +108,13 @@ struct RecordingAPITests {
                                                          method: .get).body)
             #expect((listed["segments"] as? [[String: Any]])?.first?["protected"] as? Bool == true)
             #expect((object(try await client.execute(uri: "\(base)/protections", method: .get).body)["protections"] as? [Any])?.count == 1)
+            // Days with footage, in the client's offset from UTC (the segment starts 2026-11-23T02:13:20Z).
+            #expect(String(buffer: try await client.execute(uri: "\(base)/recordings/days?utcOffsetMinutes=0", method: .get).body)
+                    == #"{"days":["2026-11-23"]}"#)
+            #expect(String(buffer: try await client.execute(uri: "\(base)/recordings/days?utcOffsetMinutes=-180", method: .get).body)
+                    == #"{"days":["2026-11-22"]}"#)
+            #expect(String(buffer: try await client.execute(uri: "\(base)/recordings/days?utcOffsetMinutes=-180&from=2026-11-23&to=2026-11-30",
+                                                            method: .get).body) == #"{"days":[]}"#)
             expectError(try await client.execute(uri: "/api/recordings/\(row.id!)", method: .delete), .conflict)
             #expect(FileManager.default.fileExists(atPath: file))
             #expect(try await client.execute(uri: "/api/protections/\(protectionID)", method: .delete).status == .noContent)

@@ -45,10 +45,24 @@ struct RecordingCrashTests {
         while Date() < deadline, indexed.isEmpty {
             Thread.sleep(forTimeInterval: 0.5)
             let listed = try curl(["\(base)/api/cameras/\(id)/recordings?\(range)"])
-            indexed = (try? JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [String: Any])?["segments"] as? [[String: Any]] ?? []
+            indexed = ((try? JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [String: Any])?["segments"] as? [[String: Any]] ?? [])
+                .filter { $0["inProgress"] as? Bool == false }
         }
         try #require(indexed.count == 1)
+        let indexedAt = Date()
         Thread.sleep(forTimeInterval: 5.3)
+        // The segment being written is listed (negative id, inProgress) and plays as far as it is written.
+        let withOpen = try curl(["\(base)/api/cameras/\(id)/recordings?\(range)"])
+        let all = (try JSONSerialization.jsonObject(with: Data(withOpen.utf8)) as? [String: Any])?["segments"] as? [[String: Any]] ?? []
+        let open = try #require(all.first { $0["inProgress"] as? Bool == true }, "\(withOpen)")
+        let openID = try #require(open["id"] as? Int)
+        #expect(openID < 0)
+        #expect((open["durationSeconds"] as? Double ?? 0) >= 3)
+        let partial = data.appendingPathComponent("partial.mp4").path
+        _ = try curl(["-o", partial, "\(base)/api/recordings/\(openID)/media"])
+        #expect(try FFProbeResult.decodeErrors(partial) == "")
+        #expect(try FFProbeResult(file: partial).video != nil)
+        let inSegment = Date().timeIntervalSince(indexedAt)
         kill(first.processIdentifier, SIGKILL)
         first.waitUntilExit()
 
@@ -62,7 +76,8 @@ struct RecordingCrashTests {
         let (second, out2, err2) = try startWatchbox(arguments)
         let base2 = "http://127.0.0.1:\(try port(of: out2))"
         let listed = try curl(["\(base2)/api/cameras/\(id)/recordings?\(range)"])
-        let segments = (try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [String: Any])?["segments"] as? [[String: Any]] ?? []
+        let segments = ((try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [String: Any])?["segments"] as? [[String: Any]] ?? [])
+            .filter { $0["inProgress"] as? Bool == false }
         _ = try curl(["-X", "PUT", "-H", "Content-Type: application/json", "--data", #"{"mode":"off"}"#, "\(base2)/api/cameras/\(id)/recording"])
         second.terminate()
         second.waitUntilExit()
@@ -70,9 +85,10 @@ struct RecordingCrashTests {
         #expect(log.contains("repaired and indexed") && log.contains(unfinished), "\(log.suffix(2000))")
         #expect(segments.count >= 2)
         let repaired = try #require(segments.dropFirst().first)
-        // 5 s into the segment with 1 s fragments: at least 3.5 s kept (at most the last fragment lost).
+        // Killed `inSegment` seconds into the segment, with fragments of one GOP (1 s): at most the last fragment
+        // (and the half second the index check may lag) is lost.
         let kept = repaired["durationSeconds"] as? Double ?? 0
-        #expect(kept >= 3.5 && kept <= 6.5, "kept \(kept) s")
+        #expect(kept >= inSegment - 1.6 && kept <= inSegment + 0.6, "kept \(kept) s of \(inSegment) s")
         // Its start follows the first segment's end (the file's prft box gives the time, not its name).
         let firstEnd = ISOTime(indexed[0]["end"] as? String), secondStart = ISOTime(repaired["start"] as? String)
         #expect(abs(secondStart - firstEnd) < 1, "first ends \(firstEnd), the repaired one starts \(secondStart)")

@@ -45,8 +45,9 @@ struct TestServer {
     let logs: LogCapture
 
     /// `healthInterval`: check unwatched cameras this often (only for tests whose cameras are on loopback).
-    static func make(demo: Bool = false, maxStreams: Int = 16, segmentSeconds: Double = 60, healthInterval: Duration? = nil,
-                     failAfter: Duration = .seconds(10)) async throws -> TestServer {
+    /// `segmentSeconds`: the length of recorded segments.
+    static func make(demo: Bool = false, maxStreams: Int = 16, healthInterval: Duration? = nil,
+                     failAfter: Duration = .seconds(10), segmentSeconds: Double = 60) async throws -> TestServer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("watchbox-server-\(UUID().uuidString)")
         let logs = LogCapture()
         var configuration = ServerConfiguration(port: 0, dataDirectory: directory, maxStreams: maxStreams,
