@@ -26,13 +26,6 @@ public struct ServerConfiguration: Sendable {
     public var healthInterval: Duration?
     /// A running stream not live for this long is reported failed.
     public var failAfter: Duration
-    /// Where recordings go; nil: `<data directory>/recordings`.
-    public var recordingsDirectory: URL?
-    /// Length of a recorded segment (cut at the first keyframe after it).
-    public var segmentSeconds: Double = 60
-
-    /// The recordings root in use.
-    public var recordingsRoot: URL { recordingsDirectory ?? dataDirectory.appendingPathComponent("recordings") }
 
     /// The recordings root in use.
     public var recordingsRoot: URL { recordingsDirectory ?? dataDirectory.appendingPathComponent("recordings") }

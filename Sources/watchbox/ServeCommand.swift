@@ -70,7 +70,6 @@ struct ServeCommand: AsyncParsableCommand {
         guard segmentSeconds >= 2 && segmentSeconds <= 3600 else { Self.fail("--segment-seconds must be between 2 and 3600", code: 2) }
         guard healthInterval >= 0 else { Self.fail("--health-interval must not be negative (0 turns the checks off)", code: 2) }
         guard failAfter >= 0 else { Self.fail("--fail-after must not be negative", code: 2) }
-        guard segmentSeconds >= 2 && segmentSeconds <= 3600 else { Self.fail("--segment-seconds must be between 2 and 3600", code: 2) }
 
         let directory = data.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath) }
             ?? ServerConfiguration.defaultDataDirectory
