@@ -67,9 +67,10 @@ struct LiveController: Sendable {
     /// browser closes, without waiting for a write that may be parked behind the closing socket (it fails
     /// when the connection closes).
     private func pump(viewer: Viewer, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+        let instrumentation = hub.instrumentation
         let writer = Task {
             do {
-                while let message = await viewer.next() {
+                while let (message, arrival) = await viewer.nextTimed() {
                     switch message {
                     case .initialization(let segment, let mimeType, let format):
                         try await outbound.write(.text(text(Message(type: "init", mimeType: mimeType, codec: format.codec.rawValue,
@@ -77,6 +78,7 @@ struct LiveController: Sendable {
                         try await outbound.write(.binary(segment))
                     case .fragment(let bytes, _):
                         try await outbound.write(.binary(bytes))
+                        if let instrumentation, let arrival { instrumentation.fragmentWritten(arrival: arrival) }
                     case .status(let status):
                         try await outbound.write(.text(text(Message(type: "status", status: status))))
                     }
