@@ -14,7 +14,7 @@
      frag_keyframe+empty_moov+default_base_moof pipe: > /dev/null`;
    - GStreamer: one process (Benchmarks/gst_client.py) running N pipelines `rtspsrc ! rtph264depay !
      h264parse ! mp4mux fragment-duration=40 ! fakesink`.
-   Measured: CPU seconds (utime+stime from /proc) per camera-minute, peak RSS (VmHWM) per camera, frames
+   Measured: CPU seconds (every thread's schedstat) per camera-minute, peak RSS (VmHWM) per camera, frames
    lost (frames the timestamps span in the window minus frames delivered: WatchBox from each fragment's
    tfdt as the viewer receives it, ffmpeg from -progress, GStreamer from a probe after h264parse), and the
    machine's CPU use (/proc/stat, every core, every process) during the window.
@@ -48,7 +48,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CACHE = os.path.join(ROOT, ".bench-cache")
 PEER = os.path.join(ROOT, "Tests", "Peers", "rtsp_server.py")
 GST_CLIENT = os.path.join(ROOT, "Benchmarks", "gst_client.py")
-TICKS = os.sysconf("SC_CLK_TCK")
 FPS = 25
 PATHS_PER_SERVER = 16
 
@@ -101,15 +100,21 @@ class Sources:
 # ------------------------------------------------------------------------------------- measuring
 
 def cpu_seconds(pids):
+    """CPU time (user + system) of the processes' live threads, in seconds, from each thread's
+    /proc/PID/task/TID/schedstat (nanoseconds; /proc/PID/stat counts in 10 ms ticks, too coarse for one camera)."""
     total = 0
     for pid in pids:
         try:
-            with open(f"/proc/{pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])
-        except (FileNotFoundError, ProcessLookupError):
-            pass
-    return total / TICKS
+            tasks = os.listdir(f"/proc/{pid}/task")
+        except FileNotFoundError:
+            continue
+        for tid in tasks:
+            try:
+                with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                    total += int(f.read().split()[0])
+            except (FileNotFoundError, ProcessLookupError, ValueError, IndexError):
+                pass
+    return total / 1e9
 
 
 def peak_rss_mib(pids):
@@ -470,11 +475,12 @@ def measure_gstreamer(urls, warmup, seconds):
 
 # ------------------------------------------------------------------------------------------ micro
 
-def microbenchmarks(bin_dir, url, capture_seconds, runs):
+def microbenchmarks(bin_dir, url, capture_seconds, runs, megabytes=None):
     capture = os.path.join(CACHE, f"suite_{capture_seconds}s.rtspcap")
     subprocess.run([os.path.join(bin_dir, "watchbox"), "capture", url, "--duration", str(capture_seconds), "-o", capture],
                    check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    output = subprocess.run([os.path.join(bin_dir, "watchbox-bench"), capture, "--json", "--runs", str(runs)],
+    extra = ["--min-megabytes", str(megabytes)] if megabytes else []
+    output = subprocess.run([os.path.join(bin_dir, "watchbox-bench"), capture, "--json", "--runs", str(runs), *extra],
                             capture_output=True, text=True, check=True).stdout
     return {row["name"]: row["megabytesPerSecond"] for row in json.loads(output)}
 
@@ -553,6 +559,7 @@ def main():
     parser.add_argument("--fanout", default="1,10,50")
     parser.add_argument("--capture-seconds", type=int, default=10)
     parser.add_argument("--micro-runs", type=int, default=15)
+    parser.add_argument("--micro-megabytes", type=int, help="bytes per timed microbenchmark run (watchbox-bench's default: 32)")
     parser.add_argument("--clip-seconds", type=int, default=20)
     parser.add_argument("--tools", default="watchbox,ffmpeg,gstreamer")
     parser.add_argument("--binary-dir", help="use the watchbox and watchbox-bench in this folder (no release build)")
@@ -563,6 +570,7 @@ def main():
     if args.smoke:
         args.cameras, args.seconds, args.warmup, args.joins = "1", 6, 2.5, 10
         args.fanout, args.capture_seconds, args.micro_runs, args.clip_seconds = "1,3", 2, 3, 4
+        args.micro_megabytes = 2
     counts = [int(x) for x in args.cameras.split(",")]
     steps = [int(x) for x in args.fanout.split(",")]
     tools = args.tools.split(",")
@@ -607,7 +615,8 @@ def main():
             log(f"fan-out {steps}...")
             results["fanout"] = asyncio.run(measure_fanout(binary, sources.urls[0], steps, min(args.warmup, 3), args.seconds))
             log("microbenchmarks...")
-            results["micro"] = microbenchmarks(bin_dir, sources.urls[0], args.capture_seconds, args.micro_runs)
+            results["micro"] = microbenchmarks(bin_dir, sources.urls[0], args.capture_seconds, args.micro_runs,
+                                               args.micro_megabytes)
     finally:
         sources.close()
     results["suiteSeconds"] = time.monotonic() - started

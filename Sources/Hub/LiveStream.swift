@@ -42,6 +42,8 @@ final class LiveStream: @unchecked Sendable {
     private var holds = 0
     private var keyframeWaiters: [CheckedContinuation<(AccessUnit, VideoFormat)?, Never>] = []
     private var task: Task<Void, Never>?
+    /// Where the upstream's connection runs: the loop of the viewer that (re)started it. nil: any.
+    private var eventLoop: (any EventLoop)?
     private var format: VideoFormat?
     private var muxer: FragmentedMP4Muxer?
     private var initSegment: (bytes: ByteBuffer, mimeType: String)?
@@ -84,12 +86,14 @@ final class LiveStream: @unchecked Sendable {
     var viewerCount: Int { lock.withLock { viewers.count } }
     var allViewers: [Viewer] { lock.withLock { Array(viewers.values) } }
 
-    /// A new viewer, primed with the init segment and the cached GOP when the stream is live.
-    func addViewer(maxFragments: Int = 75) -> Viewer {
-        let viewer = Viewer(cameraID: key.cameraID, variant: key.variant, maxFragments: maxFragments)
+    /// A new viewer, primed with the init segment and the cached GOP when the stream is live. `eventLoop`:
+    /// its connection's loop, where the upstream's connection goes too when this viewer starts it.
+    func addViewer(maxFragments: Int = 75, eventLoop: (any EventLoop)? = nil) -> Viewer {
+        let viewer = Viewer(cameraID: key.cameraID, variant: key.variant, maxFragments: maxFragments, eventLoop: eventLoop)
         viewer.onResume.withLockedValue { $0 = { [weak self] viewer in self?.prime(viewer) } }
         viewer.onClose.withLockedValue { $0 = { [weak self] viewer in self?.removeViewer(viewer.id) } }
         let (first, status) = lock.withLock { () -> (Bool, CameraStatus) in
+            if task == nil, let eventLoop { self.eventLoop = eventLoop }
             viewers[viewer.id] = viewer
             return (viewers.count == 1 && holds == 0 && sinks.isEmpty, currentStatus())
         }
@@ -205,8 +209,8 @@ final class LiveStream: @unchecked Sendable {
             needKeyframe = true
             setState(.connecting, nil)
             // The task holds the stream until ``stop()`` cancels it and waits for it.
-            task = Task.detached { [upstream, self] in
-                await upstream.run { event in self.handle(event) }
+            task = Task.detached { [upstream, eventLoop, self] in
+                await upstream.run(on: eventLoop) { event in self.handle(event) }
             }
         }
         publish()

@@ -2,6 +2,8 @@ import Foundation
 import H26x
 import Logging
 import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
 
 /// Why a stream cannot be watched.
 public struct HubError: Error, CustomStringConvertible, Sendable, Equatable {
@@ -158,9 +160,16 @@ public final class StreamHub: Sendable {
 
     /// A live viewer of a camera: `variant` nil picks the sub stream when there is one (grid cells),
     /// else the main stream.
-    public func watch(cameraID: UUID, variant: StreamVariant? = nil) throws(HubError) -> Viewer {
+    ///
+    /// `eventLoop`: the loop of the viewer's connection. When it is one of the hub's (NIO's shared group), the
+    /// camera's RTSP connection is opened on it if this viewer starts the stream, and the viewer carries it
+    /// (``Viewer/eventLoop``) for its writer to run there: ingest, fan-out and socket writes on one thread.
+    public func watch(cameraID: UUID, variant: StreamVariant? = nil, eventLoop: (any EventLoop)? = nil) throws(HubError) -> Viewer {
         let stream = try self.stream(cameraID: cameraID, variant: variant)
-        return stream.addViewer(maxFragments: configuration.viewerQueueFragments)
+        let loop = eventLoop.flatMap { loop in
+            MultiThreadedEventLoopGroup.singleton.makeIterator().contains { $0 === loop } ? loop : nil
+        }
+        return stream.addViewer(maxFragments: configuration.viewerQueueFragments, eventLoop: loop)
     }
 
     /// Attaches a raw-media sink (the recorder) to a camera stream (the main one by default). It counts as

@@ -21,6 +21,9 @@ public final class Viewer: Sendable {
     public let id = UUID()
     public let cameraID: UUID
     public let variant: StreamVariant
+    /// The event loop of the viewer's connection, which its camera's upstream shares when it can: run the
+    /// code that calls ``next()`` there (``EventLoopTaskExecutor``). nil: no preference.
+    public let eventLoop: (any EventLoop)?
 
     /// A queued message, with when the last packet of its frame arrived (live fragments only; for
     /// ``HubInstrumentation``).
@@ -49,7 +52,9 @@ public final class Viewer: Sendable {
     let onResume: NIOLockedValueBox<(@Sendable (Viewer) -> Void)?> = NIOLockedValueBox(nil)
     let onClose: NIOLockedValueBox<(@Sendable (Viewer) -> Void)?> = NIOLockedValueBox(nil)
 
-    init(cameraID: UUID, variant: StreamVariant, maxFragments: Int = 75, maxBytes: Int = 8 << 20) {
+    init(cameraID: UUID, variant: StreamVariant, maxFragments: Int = 75, maxBytes: Int = 8 << 20,
+         eventLoop: (any EventLoop)? = nil) {
+        self.eventLoop = eventLoop
         self.cameraID = cameraID
         self.variant = variant
         self.maxFragments = maxFragments

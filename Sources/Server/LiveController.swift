@@ -44,7 +44,7 @@ struct LiveController: Sendable {
         }
         let viewer: Viewer
         do {
-            viewer = try hub.watch(cameraID: cameraID, variant: variant)
+            viewer = try hub.watch(cameraID: cameraID, variant: variant, eventLoop: context.requestContext.eventLoop)
         } catch {
             try await outbound.write(.text(text(Message(type: "error", error: error.description))))
             try await outbound.close(.normalClosure, reason: nil)
@@ -68,7 +68,9 @@ struct LiveController: Sendable {
     /// when the connection closes).
     private func pump(viewer: Viewer, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
         let instrumentation = hub.instrumentation
-        let writer = Task {
+        // On the connection's loop, which the camera's RTSP connection shares when this viewer started it: a
+        // frame goes from the camera's socket to this one without a thread hop.
+        let writer = Task(executorPreference: viewer.eventLoop.map { EventLoopTaskExecutor($0) }) {
             do {
                 while let (message, arrival) = await viewer.nextTimed() {
                     switch message {
