@@ -79,6 +79,7 @@ let package = Package(
         .target(name: "Hub", dependencies: [
             "RTSPClient", "RTSPCore", "H26x", "AAC", "MP4",
             .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "DequeModule", package: "swift-collections"),
             .product(name: "Logging", package: "swift-log"),
@@ -103,6 +104,7 @@ let package = Package(
         // The web server: REST API, live WebSocket, server-sent events, the web app. The only module importing Hummingbird.
         .target(name: "Server", dependencies: [
             "Hub", "Store", "RTSPClient", "RTSPCore", "H26x", "Discovery", "Recording", "MP4",
+            .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -30,6 +30,8 @@ final class LiveStream: @unchecked Sendable {
     /// The largest GOP kept for newcomers; a longer one is dropped (new viewers then wait for a keyframe).
     private let maxGOPBytes: Int
     private let lock = NIOLock()
+    /// Opt-in measurements (`serve --instrument`); nil: off.
+    private let instrumentation: HubInstrumentation?
 
     // Everything below is guarded by `lock`.
     private var viewers: [UUID: Viewer] = [:]
@@ -40,6 +42,8 @@ final class LiveStream: @unchecked Sendable {
     private var holds = 0
     private var keyframeWaiters: [CheckedContinuation<(AccessUnit, VideoFormat)?, Never>] = []
     private var task: Task<Void, Never>?
+    /// Where the upstream's connection runs: the loop of the viewer that (re)started it. nil: any.
+    private var eventLoop: (any EventLoop)?
     private var format: VideoFormat?
     private var muxer: FragmentedMP4Muxer?
     private var initSegment: (bytes: ByteBuffer, mimeType: String)?
@@ -62,8 +66,9 @@ final class LiveStream: @unchecked Sendable {
     var onDemandChanged: (@Sendable (Key) -> Void)?
 
     init(key: Key, upstream: any Upstream, frozenAfter: Duration = .seconds(5), maxGOPBytes: Int = 24 << 20,
-         logger: Logger) {
+         instrumentation: HubInstrumentation? = nil, logger: Logger) {
         self.key = key
+        self.instrumentation = instrumentation
         self.upstream = upstream
         self.frozenAfter = frozenAfter
         self.maxGOPBytes = maxGOPBytes
@@ -79,13 +84,16 @@ final class LiveStream: @unchecked Sendable {
     func hasSink(id: UUID) -> Bool { lock.withLock { sinks[id] != nil } }
     var isRunning: Bool { lock.withLock { task != nil } }
     var viewerCount: Int { lock.withLock { viewers.count } }
+    var allViewers: [Viewer] { lock.withLock { Array(viewers.values) } }
 
-    /// A new viewer, primed with the init segment and the cached GOP when the stream is live.
-    func addViewer(maxFragments: Int = 75) -> Viewer {
-        let viewer = Viewer(cameraID: key.cameraID, variant: key.variant, maxFragments: maxFragments)
+    /// A new viewer, primed with the init segment and the cached GOP when the stream is live. `eventLoop`:
+    /// its connection's loop, where the upstream's connection goes too when this viewer starts it.
+    func addViewer(maxFragments: Int = 75, eventLoop: (any EventLoop)? = nil) -> Viewer {
+        let viewer = Viewer(cameraID: key.cameraID, variant: key.variant, maxFragments: maxFragments, eventLoop: eventLoop)
         viewer.onResume.withLockedValue { $0 = { [weak self] viewer in self?.prime(viewer) } }
         viewer.onClose.withLockedValue { $0 = { [weak self] viewer in self?.removeViewer(viewer.id) } }
         let (first, status) = lock.withLock { () -> (Bool, CameraStatus) in
+            if task == nil, let eventLoop { self.eventLoop = eventLoop }
             viewers[viewer.id] = viewer
             return (viewers.count == 1 && holds == 0 && sinks.isEmpty, currentStatus())
         }
@@ -201,8 +209,8 @@ final class LiveStream: @unchecked Sendable {
             needKeyframe = true
             setState(.connecting, nil)
             // The task holds the stream until ``stop()`` cancels it and waits for it.
-            task = Task.detached { [upstream, self] in
-                await upstream.run { event in self.handle(event) }
+            task = Task.detached { [upstream, eventLoop, self] in
+                await upstream.run(on: eventLoop) { event in self.handle(event) }
             }
         }
         publish()
@@ -258,6 +266,7 @@ final class LiveStream: @unchecked Sendable {
         var wake: [CheckedContinuation<(AccessUnit, VideoFormat)?, Never>] = []
         var sinkEvent: StreamSinkEvent?
         var sinkTargets: [any StreamSink] = []
+        var arrival: NIODeadline?
         lock.withLock {
             guard task != nil else { return }
             if !sinks.isEmpty {
@@ -290,6 +299,7 @@ final class LiveStream: @unchecked Sendable {
             case .media(.formatChanged(let newFormat)):
                 fanOut += formatChanged(newFormat)
             case .media(.video(let frame)):
+                arrival = frame.receivedAt
                 let result = video(frame)
                 fanOut += result.messages
                 wake = result.wake
@@ -303,7 +313,7 @@ final class LiveStream: @unchecked Sendable {
             for sink in sinkTargets { sink.receive(sinkEvent) }
         }
         for (message, viewers) in fanOut {
-            for viewer in viewers { viewer.push(message) }
+            for viewer in viewers { viewer.push(message, arrival: arrival) }
         }
         if let keyframe = wake.isEmpty ? nil : lock.withLock({ latestKeyframe }) {
             for waiter in wake { waiter.resume(returning: (keyframe.unit, keyframe.format)) }
@@ -345,6 +355,7 @@ final class LiveStream: @unchecked Sendable {
     /// Under the lock.
     private func video(_ frame: MediaFrame) -> (messages: [(ViewerMessage, [Viewer])], wake: [CheckedContinuation<(AccessUnit, VideoFormat)?, Never>], changed: Bool) {
         guard var muxer, let format else { return ([], [], false) }
+        instrumentation?.frameArrived()
         if needKeyframe {
             guard frame.isKeyframe else { return ([], [], false) }
             needKeyframe = false

@@ -2,6 +2,8 @@ import Foundation
 import H26x
 import Logging
 import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
 
 /// Why a stream cannot be watched.
 public struct HubError: Error, CustomStringConvertible, Sendable, Equatable {
@@ -26,10 +28,13 @@ public final class StreamHub: Sendable {
         /// A running stream that has not been live for this long (connecting, reconnecting, unreachable) is
         /// reported failed (``CameraStatus/failedSince``); a wrong password or an unusable stream at once.
         public var failAfter: Duration
+        /// Measure the live path (``HubInstrumentation``); off by default.
+        public var instrument: Bool
 
         public init(maxUpstreams: Int = 16, gracePeriod: Duration = .seconds(10), frozenAfter: Duration = .seconds(5),
                     viewerQueueFragments: Int = 75, healthChecks: CameraHealthMonitor.Configuration? = nil,
-                    failAfter: Duration = .seconds(10)) {
+                    failAfter: Duration = .seconds(10), instrument: Bool = false) {
+            self.instrument = instrument
             self.maxUpstreams = maxUpstreams
             self.gracePeriod = gracePeriod
             self.frozenAfter = frozenAfter
@@ -58,6 +63,8 @@ public final class StreamHub: Sendable {
     }
 
     public let configuration: Configuration
+    /// The live path's measurements when ``Configuration/instrument`` is on, else nil.
+    public let instrumentation: HubInstrumentation?
     private let logger: Logger
     private let state = NIOLockedValueBox(State())
     /// Checks the cameras nobody watches, when ``Configuration/healthChecks`` is set.
@@ -65,6 +72,7 @@ public final class StreamHub: Sendable {
 
     public init(configuration: Configuration = Configuration(), logger: Logger = Logger(label: "watchbox.hub")) {
         self.configuration = configuration
+        self.instrumentation = configuration.instrument ? HubInstrumentation() : nil
         self.logger = logger
         self.health = configuration.healthChecks.map { CameraHealthMonitor(configuration: $0, logger: logger) }
         health?.attach(isWatched: { [weak self] id in self?.isWatched(id) ?? false },
@@ -88,7 +96,7 @@ public final class StreamHub: Sendable {
         var streams: [StreamVariant: LiveStream] = [:]
         for (variant, upstream) in upstreams {
             let stream = LiveStream(key: .init(cameraID: cameraID, variant: variant), upstream: upstream,
-                                    frozenAfter: configuration.frozenAfter, logger: logger)
+                                    frozenAfter: configuration.frozenAfter, instrumentation: instrumentation, logger: logger)
             stream.onStatus = { [weak self] key, status in self?.streamStatusChanged(key, status) }
             stream.onDemandChanged = { [weak self] key in self?.demandChanged(key) }
             streams[variant] = stream
@@ -129,15 +137,39 @@ public final class StreamHub: Sendable {
         startPending()
     }
 
+    /// Every viewer's queue counters, summed (``Viewer/skipStatistics``): how many live fragments were
+    /// handed to viewers and how many were dropped because a viewer fell behind.
+    public func viewerTotals() -> (viewers: Int, delivered: Int, dropped: Int, skips: Int) {
+        let streams = state.withLockedValue { $0.cameras.values.flatMap { $0.streams.values } }
+        var totals = (viewers: 0, delivered: 0, dropped: 0, skips: 0)
+        for stream in streams {
+            for viewer in stream.allViewers {
+                let s = viewer.skipStatistics
+                totals.viewers += 1
+                totals.delivered += s.deliveredFragments
+                totals.dropped += s.droppedFragments
+                totals.skips += s.skips
+            }
+        }
+        return totals
+    }
+
     public var cameraIDs: [UUID] { state.withLockedValue { Array($0.cameras.keys) } }
 
     // MARK: - Viewers and snapshots
 
     /// A live viewer of a camera: `variant` nil picks the sub stream when there is one (grid cells),
     /// else the main stream.
-    public func watch(cameraID: UUID, variant: StreamVariant? = nil) throws(HubError) -> Viewer {
+    ///
+    /// `eventLoop`: the loop of the viewer's connection. When it is one of the hub's (NIO's shared group), the
+    /// camera's RTSP connection is opened on it if this viewer starts the stream, and the viewer carries it
+    /// (``Viewer/eventLoop``) for its writer to run there: ingest, fan-out and socket writes on one thread.
+    public func watch(cameraID: UUID, variant: StreamVariant? = nil, eventLoop: (any EventLoop)? = nil) throws(HubError) -> Viewer {
         let stream = try self.stream(cameraID: cameraID, variant: variant)
-        return stream.addViewer(maxFragments: configuration.viewerQueueFragments)
+        let loop = eventLoop.flatMap { loop in
+            MultiThreadedEventLoopGroup.singleton.makeIterator().contains { $0 === loop } ? loop : nil
+        }
+        return stream.addViewer(maxFragments: configuration.viewerQueueFragments, eventLoop: loop)
     }
 
     /// Attaches a raw-media sink (the recorder) to a camera stream (the main one by default). It counts as

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOCore
+import NIOPosix
 import RTSPClient
 import RTSPCore
 
@@ -20,6 +21,17 @@ public protocol Upstream: Sendable {
     /// Runs until the surrounding task is cancelled, reporting through `onEvent` (from any thread,
     /// in order). Media events must not be delayed: `onEvent` never blocks.
     func run(onEvent: @escaping @Sendable (UpstreamEvent) -> Void) async
+
+    /// As ``run(onEvent:)``, with the connection on `eventLoop` when the upstream has one (the loop of
+    /// the stream's viewers, so that a frame is read, muxed and written to them on one thread).
+    func run(on eventLoop: (any EventLoop)?, onEvent: @escaping @Sendable (UpstreamEvent) -> Void) async
+}
+
+extension Upstream {
+    /// Upstreams without a connection of their own ignore the loop.
+    public func run(on eventLoop: (any EventLoop)?, onEvent: @escaping @Sendable (UpstreamEvent) -> Void) async {
+        await run(onEvent: onEvent)
+    }
 }
 
 /// A camera's RTSP stream, kept up by ``RTSPStreamSupervisor`` (reconnect with backoff).
@@ -38,7 +50,12 @@ public struct RTSPUpstream: Upstream {
     }
 
     public func run(onEvent: @escaping @Sendable (UpstreamEvent) -> Void) async {
-        let supervisor = RTSPStreamSupervisor(url: url, configuration: configuration, reconnect: reconnect, logger: logger)
+        await run(on: nil, onEvent: onEvent)
+    }
+
+    public func run(on eventLoop: (any EventLoop)?, onEvent: @escaping @Sendable (UpstreamEvent) -> Void) async {
+        let supervisor = RTSPStreamSupervisor(url: url, configuration: configuration, reconnect: reconnect,
+                                              group: eventLoop ?? MultiThreadedEventLoopGroup.singleton, logger: logger)
         await supervisor.run { event in
             switch event {
             case .connecting(let attempt): onEvent(.connecting(attempt: attempt))

@@ -21,15 +21,25 @@ public final class Viewer: Sendable {
     public let id = UUID()
     public let cameraID: UUID
     public let variant: StreamVariant
+    /// The event loop of the viewer's connection, which its camera's upstream shares when it can: run the
+    /// code that calls ``next()`` there (``EventLoopTaskExecutor``). nil: no preference.
+    public let eventLoop: (any EventLoop)?
+
+    /// A queued message, with when the last packet of its frame arrived (live fragments only; for
+    /// ``HubInstrumentation``).
+    struct Entry {
+        var message: ViewerMessage
+        var arrival: NIODeadline?
+    }
 
     private struct State {
-        var queue = Deque<ViewerMessage>()
+        var queue = Deque<Entry>()
         var queuedBytes = 0
         var queuedFragments = 0
         var waitingForKeyframe = false
         var paused = false
         var closed = false
-        var waiter: CheckedContinuation<ViewerMessage?, Never>?
+        var waiter: CheckedContinuation<Entry?, Never>?
         var skips = 0
         var droppedFragments = 0
         var deliveredFragments = 0
@@ -42,7 +52,9 @@ public final class Viewer: Sendable {
     let onResume: NIOLockedValueBox<(@Sendable (Viewer) -> Void)?> = NIOLockedValueBox(nil)
     let onClose: NIOLockedValueBox<(@Sendable (Viewer) -> Void)?> = NIOLockedValueBox(nil)
 
-    init(cameraID: UUID, variant: StreamVariant, maxFragments: Int = 75, maxBytes: Int = 8 << 20) {
+    init(cameraID: UUID, variant: StreamVariant, maxFragments: Int = 75, maxBytes: Int = 8 << 20,
+         eventLoop: (any EventLoop)? = nil) {
+        self.eventLoop = eventLoop
         self.cameraID = cameraID
         self.variant = variant
         self.maxFragments = maxFragments
@@ -51,11 +63,21 @@ public final class Viewer: Sendable {
 
     /// The next message, waiting for one; nil once the viewer is closed.
     public func next() async -> ViewerMessage? {
+        await nextEntry()?.message
+    }
+
+    /// The next message and, for a live fragment, when the last RTP packet of its frame arrived.
+    public func nextTimed() async -> (message: ViewerMessage, arrival: NIODeadline?)? {
+        guard let entry = await nextEntry() else { return nil }
+        return (entry.message, entry.arrival)
+    }
+
+    private func nextEntry() async -> Entry? {
         await withCheckedContinuation { continuation in
-            let ready: ViewerMessage?? = state.withLockedValue { state in
-                if let message = state.queue.popFirst() {
-                    Self.accountRemoval(of: message, in: &state)
-                    return .some(message)
+            let ready: Entry?? = state.withLockedValue { state in
+                if let entry = state.queue.popFirst() {
+                    Self.accountRemoval(of: entry.message, in: &state)
+                    return .some(entry)
                 }
                 if state.closed { return .some(nil) }
                 precondition(state.waiter == nil, "Viewer.next() called concurrently")
@@ -70,7 +92,7 @@ public final class Viewer: Sendable {
     public func pause() {
         state.withLockedValue { state in
             state.paused = true
-            state.queue.removeAll { if case .fragment = $0 { return true } else { return false } }
+            state.queue.removeAll { if case .fragment = $0.message { return true } else { return false } }
             state.queuedFragments = 0
             state.queuedBytes = 0
         }
@@ -86,7 +108,7 @@ public final class Viewer: Sendable {
     }
 
     public func close() {
-        let waiter = state.withLockedValue { state -> CheckedContinuation<ViewerMessage?, Never>? in
+        let waiter = state.withLockedValue { state -> CheckedContinuation<Entry?, Never>? in
             guard !state.closed else { return nil }
             state.closed = true
             state.queue.removeAll()
@@ -108,9 +130,10 @@ public final class Viewer: Sendable {
     // MARK: - Producer side (never blocks)
 
     /// Queue a message. `force` (the priming of a new or resumed viewer with the cached GOP) ignores the
-    /// pause and the queue limits: a GOP is only useful whole.
-    func push(_ message: ViewerMessage, force: Bool = false) {
-        let waiter = state.withLockedValue { state -> (CheckedContinuation<ViewerMessage?, Never>, ViewerMessage)? in
+    /// pause and the queue limits: a GOP is only useful whole. `arrival`: when the last packet of a live
+    /// fragment's frame came in.
+    func push(_ message: ViewerMessage, force: Bool = false, arrival: NIODeadline? = nil) {
+        let waiter = state.withLockedValue { state -> (CheckedContinuation<Entry?, Never>, Entry)? in
             guard !state.closed else { return nil }
             switch message {
             case .fragment(let bytes, let isKeyframe):
@@ -126,7 +149,7 @@ public final class Viewer: Sendable {
                     // Fallen behind: drop the queued video and start again at a keyframe.
                     state.skips += 1
                     state.droppedFragments += state.queuedFragments
-                    state.queue.removeAll { if case .fragment = $0 { return true } else { return false } }
+                    state.queue.removeAll { if case .fragment = $0.message { return true } else { return false } }
                     state.queuedFragments = 0
                     state.queuedBytes = 0
                     guard isKeyframe else {
@@ -137,27 +160,27 @@ public final class Viewer: Sendable {
                 }
             case .initialization:
                 // A new format: whatever video is queued belongs to the old one.
-                state.queue.removeAll { if case .fragment = $0 { return true } else { return false } }
+                state.queue.removeAll { if case .fragment = $0.message { return true } else { return false } }
                 state.queuedFragments = 0
                 state.queuedBytes = 0
                 state.waitingForKeyframe = true
             case .status:
                 // Only the latest status matters.
-                state.queue.removeAll { if case .status = $0 { return true } else { return false } }
+                state.queue.removeAll { if case .status = $0.message { return true } else { return false } }
             }
             if let waiter = state.waiter {
                 state.waiter = nil
                 if case .fragment = message { state.deliveredFragments += 1 }
-                return (waiter, message)
+                return (waiter, Entry(message: message, arrival: arrival))
             }
-            state.queue.append(message)
+            state.queue.append(Entry(message: message, arrival: arrival))
             if case .fragment(let bytes, _) = message {
                 state.queuedFragments += 1
                 state.queuedBytes += bytes.readableBytes
             }
             return nil
         }
-        if let (continuation, message) = waiter { continuation.resume(returning: message) }
+        if let (continuation, entry) = waiter { continuation.resume(returning: entry) }
     }
 
     private static func accountRemoval(of message: ViewerMessage, in state: inout State) {

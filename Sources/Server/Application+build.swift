@@ -27,7 +27,8 @@ public struct WatchBoxServer: Sendable {
         // A camera is checked again only after its previous check ended, whatever the interval.
         let healthChecks = configuration.healthInterval.map { CameraHealthMonitor.Configuration(interval: $0, timeout: .seconds(5)) }
         let hub = StreamHub(configuration: .init(maxUpstreams: configuration.maxStreams, gracePeriod: configuration.gracePeriod,
-                                                 healthChecks: healthChecks, failAfter: configuration.failAfter),
+                                                 healthChecks: healthChecks, failAfter: configuration.failAfter,
+                                                 instrument: configuration.instrument),
                             logger: logger)
         let service = CameraService(repository: database, secrets: secrets, hub: hub,
                                     snapshotter: Snapshotter(ffmpegPath: configuration.ffmpegPath), logger: logger)
@@ -67,6 +68,9 @@ public struct WatchBoxServer: Sendable {
         RecordingController(recordings: recordings).addRoutes(to: api)
         DiscoveryController(discovery: discovery).addRoutes(to: api)
         LiveController(hub: service.hub).addRoutes(to: router)
+        if let instrumentation = service.hub.instrumentation {
+            DebugController(hub: service.hub, instrumentation: instrumentation).addRoutes(to: api)
+        }
         return router
     }
 

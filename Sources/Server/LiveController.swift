@@ -44,7 +44,7 @@ struct LiveController: Sendable {
         }
         let viewer: Viewer
         do {
-            viewer = try hub.watch(cameraID: cameraID, variant: variant)
+            viewer = try hub.watch(cameraID: cameraID, variant: variant, eventLoop: context.requestContext.eventLoop)
         } catch {
             try await outbound.write(.text(text(Message(type: "error", error: error.description))))
             try await outbound.close(.normalClosure, reason: nil)
@@ -67,9 +67,12 @@ struct LiveController: Sendable {
     /// browser closes, without waiting for a write that may be parked behind the closing socket (it fails
     /// when the connection closes).
     private func pump(viewer: Viewer, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
-        let writer = Task {
+        let instrumentation = hub.instrumentation
+        // On the connection's loop, which the camera's RTSP connection shares when this viewer started it: a
+        // frame goes from the camera's socket to this one without a thread hop.
+        let writer = Task(executorPreference: viewer.eventLoop.map { EventLoopTaskExecutor($0) }) {
             do {
-                while let message = await viewer.next() {
+                while let (message, arrival) = await viewer.nextTimed() {
                     switch message {
                     case .initialization(let segment, let mimeType, let format):
                         try await outbound.write(.text(text(Message(type: "init", mimeType: mimeType, codec: format.codec.rawValue,
@@ -77,6 +80,7 @@ struct LiveController: Sendable {
                         try await outbound.write(.binary(segment))
                     case .fragment(let bytes, _):
                         try await outbound.write(.binary(bytes))
+                        if let instrumentation, let arrival { instrumentation.fragmentWritten(arrival: arrival) }
                     case .status(let status):
                         try await outbound.write(.text(text(Message(type: "status", status: status))))
                     }

@@ -29,10 +29,13 @@ public struct ServerConfiguration: Sendable {
 
     /// The recordings root in use.
     public var recordingsRoot: URL { recordingsDirectory ?? dataDirectory.appendingPathComponent("recordings") }
+    /// Measure the live path and serve the figures at `GET /api/debug/hub` (for the benchmark suite).
+    public var instrument: Bool
 
     public init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL, maxStreams: Int = 16,
                 gracePeriod: Duration = .seconds(10), demo: Bool = false, ffmpegPath: String? = nil, webRoot: String? = nil,
-                healthInterval: Duration? = nil, failAfter: Duration = .seconds(10)) {
+                healthInterval: Duration? = nil, failAfter: Duration = .seconds(10), instrument: Bool = false) {
+        self.instrument = instrument
         self.host = host
         self.port = port
         self.dataDirectory = dataDirectory

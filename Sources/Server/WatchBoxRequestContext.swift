@@ -1,13 +1,17 @@
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
+import NIOCore
 
 /// The request context of every route: JSON with ISO 8601 dates, WebSocket upgrades.
 public struct WatchBoxRequestContext: RequestContext, WebSocketRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let webSocket: WebSocketHandlerReference<Self>
+    /// The event loop of the request's connection (a live viewer's writer runs there).
+    public let eventLoop: any EventLoop
 
     public init(source: ApplicationRequestContextSource) {
+        self.eventLoop = source.channel.eventLoop
         self.coreContext = .init(source: source)
         self.webSocket = .init()
     }

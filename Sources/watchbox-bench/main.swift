@@ -1,6 +1,6 @@
 // watchbox-bench: throughput of the media core on a recorded session (a `watchbox capture` file).
 //
-//   swift run -c release watchbox-bench <capture-file> [--runs N] [--json]
+//   swift run -c release watchbox-bench <capture-file> [--runs N] [--min-megabytes M] [--json]
 //
 // Prints MB/s (median of N runs) for: the RTSP stream decoder on the raw interleaved bytes (fed in
 // 4 KiB reads, as TCP delivers them); RTP parsing plus the H.264/H.265 depacketizer; the whole
@@ -22,6 +22,12 @@ func fail(_ message: String) -> Never {
 var arguments = Array(CommandLine.arguments.dropFirst())
 var runs = 15
 var json = false
+/// Each timed run repeats the capture until it has covered at least this many MiB.
+var minimumMiB = 32
+if let i = arguments.firstIndex(of: "--min-megabytes"), i + 1 < arguments.count, let n = Int(arguments[i + 1]), n > 0 {
+    minimumMiB = n
+    arguments.removeSubrange(i...(i + 1))
+}
 if let i = arguments.firstIndex(of: "--runs"), i + 1 < arguments.count, let n = Int(arguments[i + 1]) {
     runs = n
     arguments.removeSubrange(i...(i + 1))
@@ -56,8 +62,8 @@ func median(_ values: [Double]) -> Double {
     return sorted[sorted.count / 2]
 }
 
-/// Repeat the input so each run lasts long enough to time (at least ~32 MiB).
-let repeats = max(1, (32 << 20) / max(1, streamBytes))
+/// Repeat the input so each run lasts long enough to time (at least `minimumMiB`).
+let repeats = max(1, (minimumMiB << 20) / max(1, streamBytes))
 
 func decodeStream() -> Int {
     var events = 0

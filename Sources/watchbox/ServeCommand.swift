@@ -52,6 +52,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Length of a recorded segment in seconds (cut at the next keyframe).")
     var segmentSeconds: Double = 60
 
+    @Flag(help: "Measure the latency the hub adds to live video and serve it at GET /api/debug/hub (for benchmarks).")
+    var instrument = false
+
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
@@ -77,7 +80,8 @@ struct ServeCommand: AsyncParsableCommand {
             host: host, port: port, dataDirectory: directory, maxStreams: maxStreams,
             gracePeriod: .milliseconds(Int64(grace * 1000)), demo: demo, ffmpegPath: ffmpeg, webRoot: webRoot,
             healthInterval: healthInterval > 0 ? .milliseconds(Int64(healthInterval * 1000)) : nil,
-            failAfter: .milliseconds(Int64(failAfter * 1000)))
+            failAfter: .milliseconds(Int64(failAfter * 1000)),
+            instrument: instrument)
         configuration.recordingsDirectory = recordings.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath) }
         configuration.segmentSeconds = segmentSeconds
         let server: WatchBoxServer
