@@ -76,7 +76,7 @@ struct CameraHealthTests {
             let reader = Task.detached {
                 // The first check after the kill may find the server still closing connections ("closed the
                 // connection"); the one after finds the port shut.
-                try readHTTPStream(port: httpPort, path: "/api/events", until: "connection refused by 127.0.0.1:\(port)", timeout: 30)
+                try await readHTTPStream(port: httpPort, path: "/api/events", until: "connection refused by 127.0.0.1:\(port)", timeout: 30)
             }
             try await Task.sleep(for: .milliseconds(300))  // the event stream is open before the camera goes
             first.kill()

@@ -28,7 +28,8 @@ struct ConnectionTests {
             }
         }
         // The server closed it: reading gives end of file.
-        #expect(try readToEnd(silent.withLockedValue { $0 }, timeout: 5) == Data())
+        let silentFD = silent.withLockedValue { $0 }
+        #expect(try await offThePool { try readToEnd(silentFD, timeout: 5) } == Data())
         await test.shutdown()
     }
 
@@ -40,10 +41,10 @@ struct ConnectionTests {
                 let fd = try connectedSocket(port: port)
                 defer { close(fd) }
                 let started = Date()
-                #expect(try readToEnd(fd, timeout: 10) == Data())
+                #expect(try await offThePool { try readToEnd(fd, timeout: 10) } == Data())
                 #expect(Date().timeIntervalSince(started) >= 1.9)
                 // A client that speaks in time is answered.
-                let reply = String(decoding: try readHTTPBytes(port: port, path: "/api/health", until: "ok", timeout: 10,
+                let reply = String(decoding: try await readHTTPBytes(port: port, path: "/api/health", until: "ok", timeout: 10,
                                                                headers: []), as: UTF8.self)
                 #expect(reply.hasPrefix("HTTP/1.1 200"))
                 // (The framework's own HTTP client was silent too, so the server closed it as well.)

@@ -52,7 +52,7 @@ struct LiveAndSecretsTests {
         let test = try await TestServer.make()
         let reply = try await test.live { client in
             let port = try #require(client.port)
-            return try readHTTPBytes(port: port, path: "/api/cameras/\(UUID().uuidString)/live", until: nil, timeout: 20,
+            return try await readHTTPBytes(port: port, path: "/api/cameras/\(UUID().uuidString)/live", until: nil, timeout: 20,
                                       headers: ["Upgrade: websocket", "Connection: Upgrade",
                                                 "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version: 13"])
         }
@@ -71,7 +71,7 @@ struct LiveAndSecretsTests {
         let test = try await TestServer.make(demo: true)
         try await test.live { client in
             let port = try #require(client.port)
-            let text = try readHTTPStream(port: port, path: "/api/events", until: "event: snapshot", timeout: 20)
+            let text = try await readHTTPStream(port: port, path: "/api/events", until: "event: snapshot", timeout: 20)
             #expect(text.contains("text/event-stream"))
             #expect(text.contains("event: snapshot"))
         }
@@ -125,14 +125,27 @@ struct LiveAndSecretsTests {
 
 /// Reads an HTTP response from a loopback server until `marker` appears (for streams that never end).
 /// An event stream's text, as ``readHTTPBytes(port:path:until:timeout:headers:)`` reads it.
-func readHTTPStream(port: Int, path: String, until marker: String, timeout: Double) throws -> String {
-    String(decoding: try readHTTPBytes(port: port, path: path, until: marker, timeout: timeout), as: UTF8.self)
+func readHTTPStream(port: Int, path: String, until marker: String, timeout: Double) async throws -> String {
+    String(decoding: try await readHTTPBytes(port: port, path: path, until: marker, timeout: timeout), as: UTF8.self)
 }
 
 /// Sends a GET over a plain socket and returns what comes back until `marker` appears, the server closes, or
-/// `timeout` seconds pass.
+/// `timeout` seconds pass. The socket is read on a thread of its own: blocking one of the concurrency pool's
+/// threads (two on this machine) while the server under test needs them to answer starved both.
 func readHTTPBytes(port: Int, path: String, until marker: String?, timeout: Double,
-                   headers: [String] = ["Accept: text/event-stream"]) throws -> Data {
+                   headers: [String] = ["Accept: text/event-stream"]) async throws -> Data {
+    try await offThePool { try readHTTPBytesBlocking(port: port, path: path, until: marker, timeout: timeout, headers: headers) }
+}
+
+/// Runs blocking work (socket reads with timeouts) on a Dispatch thread, not on the Swift concurrency pool.
+func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+    }
+}
+
+private func readHTTPBytesBlocking(port: Int, path: String, until marker: String?, timeout: Double,
+                                   headers: [String]) throws -> Data {
     let fd = try connectedSocket(port: port)
     defer { close(fd) }
     var tv = timeval(tv_sec: 1, tv_usec: 0)

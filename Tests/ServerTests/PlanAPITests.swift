@@ -270,7 +270,7 @@ struct PlanAPITests {
         let test = try await TestServer.make()
         try await test.live { client in
             let port = try #require(client.port)
-            let reader = Task.detached { try readHTTPStream(port: port, path: "/api/events", until: "event: plans", timeout: 20) }
+            let reader = Task.detached { try await readHTTPStream(port: port, path: "/api/events", until: "event: plans", timeout: 20) }
             // Keep changing something until the reader, once subscribed, has heard of it.
             let writer = Task {
                 var count = 0
