@@ -34,6 +34,10 @@ struct QuietConnectionCloser: ServerChildChannel {
     }
 
     func handle(value: Value, logger: Logger) async {
+        // Closing a silent connection makes the upgrade channel log "Error handling upgrade result" at error
+        // level; that close is ours and expected, so it goes to the debug level instead.
+        var logger = logger
+        logger.handler = SilentCloseLogHandler(base: logger.handler, watch: value.watch)
         await withGracefulShutdownHandler {
             await inner.handle(value: value.inner, logger: logger)
         } onGracefulShutdown: {
@@ -63,6 +67,7 @@ final class FirstByteWatch: ChannelInboundHandler, RemovableChannelHandler, Send
 
     private struct State {
         var spoke = false
+        var closedSilent = false
         var channel: (any Channel)?
         var timer: Scheduled<Void>?
     }
@@ -110,8 +115,43 @@ final class FirstByteWatch: ChannelInboundHandler, RemovableChannelHandler, Send
     /// Closes the connection if the client has not sent anything yet; otherwise leaves it to finish its request.
     func closeIfSilent() {
         let channel = state.withLockedValue { state -> (any Channel)? in
-            state.spoke ? nil : state.channel
+            guard !state.spoke, let channel = state.channel else { return nil }
+            state.closedSilent = true
+            return channel
         }
         channel?.close(promise: nil)
+    }
+
+    /// Whether ``closeIfSilent()`` closed the connection.
+    var closedSilent: Bool { state.withLockedValue { $0.closedSilent } }
+}
+
+/// Passes every log event on, except that errors logged after ``FirstByteWatch`` closed a silent connection
+/// (the upgrade that never started) go out at the debug level.
+struct SilentCloseLogHandler: LogHandler {
+    var base: any LogHandler
+    let watch: FirstByteWatch
+
+    var metadata: Logger.Metadata {
+        get { base.metadata }
+        set { base.metadata = newValue }
+    }
+
+    var logLevel: Logger.Level {
+        get { base.logLevel }
+        set { base.logLevel = newValue }
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { base[metadataKey: key] }
+        set { base[metadataKey: key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        guard event.level >= .error, watch.closedSilent else { return base.log(event: event) }
+        guard base.logLevel <= .debug else { return }
+        var event = event
+        event.level = .debug
+        base.log(event: event)
     }
 }
