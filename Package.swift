@@ -159,6 +159,7 @@ let package = Package(
         .testTarget(name: "HubTests", dependencies: [
             "Hub", "RTSPClient", "RTSPCore", "H26x", "MP4",
             .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "RecordingTests", dependencies: [
@@ -168,7 +169,9 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "ServerTests", dependencies: [
-            "Server", "Hub", "Store", "TestSupport",
+            "Server", "Hub", "Store", "MP4", "H26x", "TestSupport",
+            .product(name: "NIOEmbedded", package: "swift-nio"),
+            .product(name: "NIOWebSocket", package: "swift-nio"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

@@ -32,6 +32,8 @@ final class LiveStream: @unchecked Sendable {
     private let lock = NIOLock()
     /// Opt-in measurements (`serve --instrument`); nil: off.
     private let instrumentation: HubInstrumentation?
+    /// How fragments are handed to viewers (and kept in the GOP cache).
+    private let framing: LiveFragmentFraming
 
     // Everything below is guarded by `lock`.
     private var viewers: [UUID: Viewer] = [:]
@@ -66,8 +68,9 @@ final class LiveStream: @unchecked Sendable {
     var onDemandChanged: (@Sendable (Key) -> Void)?
 
     init(key: Key, upstream: any Upstream, frozenAfter: Duration = .seconds(5), maxGOPBytes: Int = 24 << 20,
-         instrumentation: HubInstrumentation? = nil, logger: Logger) {
+         instrumentation: HubInstrumentation? = nil, framing: LiveFragmentFraming = .none, logger: Logger) {
         self.key = key
+        self.framing = framing
         self.instrumentation = instrumentation
         self.upstream = upstream
         self.frozenAfter = frozenAfter
@@ -144,13 +147,17 @@ final class LiveStream: @unchecked Sendable {
     /// Sends the init segment and the GOP so far, as one consistent snapshot. With no GOP cached yet
     /// (just reconnected), the init segment alone: the viewer then starts at the next keyframe.
     private func prime(_ viewer: Viewer) {
-        lock.withLock {
-            guard let initSegment, let format else { return }
-            viewer.push(.initialization(segment: initSegment.bytes, mimeType: initSegment.mimeType, format: format), force: true)
+        let wake = lock.withLock { () -> (any ViewerConsumer)? in
+            guard let initSegment, let format else { return nil }
+            var wake = viewer.enqueue(.initialization(segment: initSegment.bytes, mimeType: initSegment.mimeType, format: format),
+                                      force: true)
             for (index, fragment) in gop.enumerated() {
-                viewer.push(.fragment(fragment, isKeyframe: index == 0), force: true)
+                wake = viewer.enqueue(.fragment(fragment, isKeyframe: index == 0), force: true) ?? wake
             }
+            return wake
         }
+        // Outside the lock: a consumer on this thread's loop writes at once.
+        if let wake { Viewer.scheduleDrains([wake]) }
     }
 
     /// The latest keyframe, starting the stream for it if needed; nil after `timeout`.
@@ -312,9 +319,14 @@ final class LiveStream: @unchecked Sendable {
         if let sinkEvent {
             for sink in sinkTargets { sink.receive(sinkEvent) }
         }
+        var drains: [any ViewerConsumer] = []
         for (message, viewers) in fanOut {
-            for viewer in viewers { viewer.push(message, arrival: arrival) }
+            for viewer in viewers {
+                if let consumer = viewer.enqueue(message, arrival: arrival) { drains.append(consumer) }
+            }
         }
+        // One wake-up per viewer, and one hop per other event loop (viewers on this one are written to now).
+        if !drains.isEmpty { Viewer.scheduleDrains(drains) }
         if let keyframe = wake.isEmpty ? nil : lock.withLock({ latestKeyframe }) {
             for waiter in wake { waiter.resume(returning: (keyframe.unit, keyframe.format)) }
         }
@@ -343,7 +355,9 @@ final class LiveStream: @unchecked Sendable {
         } else {
             do {
                 // The init segment comes out with the first keyframe.
-                muxer = try FragmentedMP4Muxer(video: newFormat, audio: nil, policy: .everyFrame)
+                var created = try FragmentedMP4Muxer(video: newFormat, audio: nil, policy: .everyFrame)
+                created.fragmentHeadroom = framing.headroom
+                muxer = created
             } catch {
                 logger.error("cannot mux this stream: \(error)")
                 setState(.unsupportedCodec, "\(error)")
@@ -354,7 +368,7 @@ final class LiveStream: @unchecked Sendable {
 
     /// Under the lock.
     private func video(_ frame: MediaFrame) -> (messages: [(ViewerMessage, [Viewer])], wake: [CheckedContinuation<(AccessUnit, VideoFormat)?, Never>], changed: Bool) {
-        guard var muxer, let format else { return ([], [], false) }
+        guard muxer != nil, let format else { return ([], [], false) }
         instrumentation?.frameArrived()
         if needKeyframe {
             guard frame.isKeyframe else { return ([], [], false) }
@@ -377,23 +391,28 @@ final class LiveStream: @unchecked Sendable {
             wake = keyframeWaiters
             keyframeWaiters.removeAll()
         }
-        let outputs = muxer.appendVideo(frame.accessUnit, timestamp: frame.timestamp)
-        self.muxer = muxer
+        // In place: a copy of the muxer would copy its arrays on write, for every frame.
+        let outputs = muxer!.appendVideo(frame.accessUnit, timestamp: frame.timestamp)
         return (route(outputs), wake, changed)
     }
 
     /// Under the lock: GOP cache bookkeeping, and who gets what.
-    private func route(_ outputs: [FragmentedMP4Muxer.Output]) -> [(ViewerMessage, [Viewer])] {
+    private func route(_ outputs: consuming [FragmentedMP4Muxer.Output]) -> [(ViewerMessage, [Viewer])] {
         var messages: [(ViewerMessage, [Viewer])] = []
         let targets = Array(viewers.values)
-        for output in outputs {
-            switch output {
+        // Each output taken out of the array, so that its fragment is held once and framed in place.
+        var pending = outputs
+        pending.reverse()
+        while let output = pending.popLast() {
+            switch consume output {
             case .initializationSegment(let bytes, let mimeType):
                 initSegment = (bytes, mimeType)
                 if let format {
                     messages.append((.initialization(segment: bytes, mimeType: mimeType, format: format), targets))
                 }
-            case .fragment(let bytes, let info):
+            case .fragment(let bare, let info):
+                // Framed once here, for every viewer (in place: the muxer left room for the header).
+                let bytes = framing.wrap(bare)
                 if info.startsWithKeyframe {
                     gop = [bytes]
                     gopBytes = bytes.readableBytes
@@ -452,7 +471,8 @@ final class LiveStream: @unchecked Sendable {
             toldViewers = (status.state, status.message)
             return (status, Array(self.viewers.values))
         }
-        for viewer in targets { viewer.push(ViewerMessage.status(status)) }
+        let drains = targets.compactMap { $0.enqueue(ViewerMessage.status(status)) }
+        if !drains.isEmpty { Viewer.scheduleDrains(drains) }
         onStatus?(key, status)
     }
 }

@@ -30,11 +30,15 @@ public final class StreamHub: Sendable {
         public var failAfter: Duration
         /// Measure the live path (``HubInstrumentation``); off by default.
         public var instrument: Bool
+        /// How live fragments reach viewers: bare (default), or pre-framed as WebSocket messages for the server.
+        public var fragmentFraming: LiveFragmentFraming
 
         public init(maxUpstreams: Int = 16, gracePeriod: Duration = .seconds(10), frozenAfter: Duration = .seconds(5),
                     viewerQueueFragments: Int = 75, healthChecks: CameraHealthMonitor.Configuration? = nil,
-                    failAfter: Duration = .seconds(10), instrument: Bool = false) {
+                    failAfter: Duration = .seconds(10), instrument: Bool = false,
+                    fragmentFraming: LiveFragmentFraming = .none) {
             self.instrument = instrument
+            self.fragmentFraming = fragmentFraming
             self.maxUpstreams = maxUpstreams
             self.gracePeriod = gracePeriod
             self.frozenAfter = frozenAfter
@@ -96,7 +100,8 @@ public final class StreamHub: Sendable {
         var streams: [StreamVariant: LiveStream] = [:]
         for (variant, upstream) in upstreams {
             let stream = LiveStream(key: .init(cameraID: cameraID, variant: variant), upstream: upstream,
-                                    frozenAfter: configuration.frozenAfter, instrumentation: instrumentation, logger: logger)
+                                    frozenAfter: configuration.frozenAfter, instrumentation: instrumentation,
+                                    framing: configuration.fragmentFraming, logger: logger)
             stream.onStatus = { [weak self] key, status in self?.streamStatusChanged(key, status) }
             stream.onDemandChanged = { [weak self] key in self?.demandChanged(key) }
             streams[variant] = stream

@@ -168,7 +168,8 @@ public final class StreamRecorder: @unchecked Sendable {
             }
             try openFile(format: format, at: frame, &state)
         }
-        guard var muxer = state.muxer, let origin = state.origin else { return }
+        // The muxer is used in place (`state.muxer!`): a local copy would copy its buffers on write, every frame.
+        guard state.muxer != nil, let origin = state.origin else { return }
         if let maxDuration {
             let elapsed = state.recordedBefore + Double(frame.timestamp - origin.timestamp) / Double(frame.clockRate)
             if elapsed >= maxDuration - 1e-6 {
@@ -177,16 +178,15 @@ public final class StreamRecorder: @unchecked Sendable {
             }
         }
         state.pendingKeyframes.append(frame.isKeyframe)
-        let skippedBefore = muxer.statistics.skippedEmptyUnits
-        let outputs = muxer.appendVideo(frame.accessUnit, timestamp: frame.timestamp)
+        let skippedBefore = state.muxer!.statistics.skippedEmptyUnits
+        let outputs = state.muxer!.appendVideo(frame.accessUnit, timestamp: frame.timestamp)
         // A unit with nothing left to store (only a delimiter and repeated parameter sets) is not a sample.
-        if muxer.statistics.skippedEmptyUnits > skippedBefore { state.pendingKeyframes.removeLast() }
-        state.muxer = muxer
+        if state.muxer!.statistics.skippedEmptyUnits > skippedBefore { state.pendingKeyframes.removeLast() }
         try write(outputs, &state)
     }
 
     private func audio(_ sample: AudioSample, _ state: inout State) throws {
-        guard var muxer = state.muxer, state.audioFormat != nil, let origin = state.origin else { return }
+        guard state.muxer != nil, state.audioFormat != nil, let origin = state.origin else { return }
         if !state.audioOriginSet {
             // Time zero of the audio track: the audio timestamp captured at the same moment as the first
             // keyframe. The camera's sender reports put both tracks on one clock; without them, arrival
@@ -198,11 +198,10 @@ public final class StreamRecorder: @unchecked Sendable {
                 offsetSeconds = Double((sample.receivedAt - origin.received).nanoseconds) / 1e9
             }
             let audioOrigin = sample.timestamp - Int64((offsetSeconds * Double(sample.clockRate)).rounded())
-            muxer.setAudioOrigin(audioOrigin)
+            state.muxer!.setAudioOrigin(audioOrigin)
             state.audioOriginSet = true
         }
-        let outputs = muxer.appendAudio(sample.data, timestamp: sample.timestamp)
-        state.muxer = muxer
+        let outputs = state.muxer!.appendAudio(sample.data, timestamp: sample.timestamp)
         try write(outputs, &state)
     }
 

@@ -29,6 +29,8 @@ public struct FragmentedMP4Muxer: Sendable {
     public static let audioTrackID: UInt32 = 2
 
     public let policy: FragmentPolicy
+    /// Bytes kept free in front of each fragment (``MP4Boxes/fragment(sequenceNumber:runs:headroom:)``).
+    public var fragmentHeadroom = 0
     public private(set) var videoFormat: VideoFormat
     public let audioFormat: AudioFormat?
     public private(set) var statistics = MuxerStatistics()
@@ -236,7 +238,7 @@ public struct FragmentedMP4Muxer: Sendable {
         if let first = audio.first {
             runs.append((Self.audioTrackID, first.decodeTime + shift, audio.map(\.sample)))
         }
-        let bytes = MP4Boxes.fragment(sequenceNumber: sequenceNumber, runs: runs)
+        let bytes = MP4Boxes.fragment(sequenceNumber: sequenceNumber, runs: runs, headroom: fragmentHeadroom)
 
         let videoDuration = videoRun.reduce(0.0) { $0 + Double($1.sample.duration) } / videoTimescale
         let audioDuration = audio.reduce(0.0) { $0 + Double($1.sample.duration) } / audioTimescale

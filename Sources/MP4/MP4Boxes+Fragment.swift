@@ -13,7 +13,8 @@ extension MP4Boxes {
     static let sampleCompositionTimeOffsetsPresent: UInt32 = 0x00_0800
 
     static func writeFragment(
-        sequenceNumber: UInt32, runs: [(trackID: UInt32, baseMediaDecodeTime: UInt64, samples: [MP4Sample])]
+        sequenceNumber: UInt32, runs: [(trackID: UInt32, baseMediaDecodeTime: UInt64, samples: [MP4Sample])],
+        headroom: Int = 0
     ) -> ByteBuffer {
         let sortedRuns = runs.enumerated()
             .sorted { ($0.element.trackID, $0.offset) < ($1.element.trackID, $1.offset) }
@@ -27,7 +28,11 @@ extension MP4Boxes {
         }
         // A payload that does not fit a 32-bit box size takes the 64-bit largesize form (§4.2).
         let mdatHeaderSize = payloadSize + 8 > Int(UInt32.max) ? 16 : 8
-        var buffer = ByteBufferAllocator().buffer(capacity: 64 + 80 * sortedRuns.count + 16 * sampleCount + payloadSize + mdatHeaderSize)
+        var buffer = ByteBufferAllocator().buffer(capacity: headroom + 64 + 80 * sortedRuns.count + 16 * sampleCount + payloadSize + mdatHeaderSize)
+        if headroom > 0 {
+            buffer.moveWriterIndex(to: headroom)
+            buffer.moveReaderIndex(to: headroom)
+        }
 
         let moofStart = buffer.writerIndex
         // Where each run's data_offset field is, and where its samples start within the mdat payload.

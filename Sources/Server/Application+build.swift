@@ -28,7 +28,7 @@ public struct WatchBoxServer: Sendable {
         let healthChecks = configuration.healthInterval.map { CameraHealthMonitor.Configuration(interval: $0, timeout: .seconds(5)) }
         let hub = StreamHub(configuration: .init(maxUpstreams: configuration.maxStreams, gracePeriod: configuration.gracePeriod,
                                                  healthChecks: healthChecks, failAfter: configuration.failAfter,
-                                                 instrument: configuration.instrument),
+                                                 instrument: configuration.instrument, fragmentFraming: .webSocketBinary),
                             logger: logger)
         let service = CameraService(repository: database, secrets: secrets, hub: hub,
                                     snapshotter: Snapshotter(ffmpegPath: configuration.ffmpegPath), logger: logger)

@@ -3,6 +3,7 @@ import Hub
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
+import NIOCore
 import ServiceLifecycle
 
 /// `GET /api/cameras/{id}/live` → WebSocket: JSON text messages (init, status, error) and binary fMP4
@@ -57,34 +58,28 @@ struct LiveController: Sendable {
         }
         // Shutting down closes the viewer, which ends both directions below.
         try await withGracefulShutdownHandler {
-            try await pump(viewer: viewer, inbound: inbound, outbound: outbound)
+            try await pump(viewer: viewer, inbound: inbound, outbound: outbound, channel: context.requestContext.channel)
         } onGracefulShutdown: {
             viewer.close()
         }
     }
 
-    /// Server → browser in a task of its own, browser → server here. The handler returns as soon as the
-    /// browser closes, without waiting for a write that may be parked behind the closing socket (it fails
-    /// when the connection closes).
-    private func pump(viewer: Viewer, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
-        let instrumentation = hub.instrumentation
-        // On the connection's loop, which the camera's RTSP connection shares when this viewer started it: a
-        // frame goes from the camera's socket to this one without a thread hop.
-        let writer = Task(executorPreference: viewer.eventLoop.map { EventLoopTaskExecutor($0) }) {
+    /// Server → browser: a ``LiveSocketPump`` writes the viewer's messages into the socket on its event loop as
+    /// they come; a task waits for the viewer to end on our side and then closes the socket. Browser → server
+    /// here. The handler returns as soon as the browser closes.
+    private func pump(viewer: Viewer, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
+                      channel: any Channel) async throws {
+        let pump = LiveSocketPump(viewer: viewer, channel: channel, framing: hub.configuration.fragmentFraming,
+                                  instrumentation: hub.instrumentation,
+                                  initText: { mimeType, format in
+                                      text(Message(type: "init", mimeType: mimeType, codec: format.codec.rawValue,
+                                                    width: format.width, height: format.height))
+                                  },
+                                  statusText: { status in text(Message(type: "status", status: status)) })
+        try await pump.start()
+        let writer = Task {
             do {
-                while let (message, arrival) = await viewer.nextTimed() {
-                    switch message {
-                    case .initialization(let segment, let mimeType, let format):
-                        try await outbound.write(.text(text(Message(type: "init", mimeType: mimeType, codec: format.codec.rawValue,
-                                                                    width: format.width, height: format.height))))
-                        try await outbound.write(.binary(segment))
-                    case .fragment(let bytes, _):
-                        try await outbound.write(.binary(bytes))
-                        if let instrumentation, let arrival { instrumentation.fragmentWritten(arrival: arrival) }
-                    case .status(let status):
-                        try await outbound.write(.text(text(Message(type: "status", status: status))))
-                    }
-                }
+                try await pump.ended.get()
                 // The viewer ended on our side (camera removed, server stopping): close the socket.
                 try await outbound.close(.goingAway, reason: "stream ended")
             } catch {

@@ -9,8 +9,11 @@ public struct WatchBoxRequestContext: RequestContext, WebSocketRequestContext {
     public let webSocket: WebSocketHandlerReference<Self>
     /// The event loop of the request's connection (a live viewer's writer runs there).
     public let eventLoop: any EventLoop
+    /// The request's connection (a live viewer's WebSocket frames are written straight into it).
+    public let channel: any Channel
 
     public init(source: ApplicationRequestContextSource) {
+        self.channel = source.channel
         self.eventLoop = source.channel.eventLoop
         self.coreContext = .init(source: source)
         self.webSocket = .init()

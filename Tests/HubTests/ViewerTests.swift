@@ -1,7 +1,9 @@
 import Foundation
 import H26x
 @testable import Hub
+import NIOConcurrencyHelpers
 import NIOCore
+import NIOPosix
 import Testing
 
 @Suite("Viewer: a bounded queue that skips to the next keyframe")
@@ -86,5 +88,127 @@ extension ViewerMessage: Equatable {
         case (.initialization(let a, let ma, _), .initialization(let b, let mb, _)): a == b && ma == mb
         default: false
         }
+    }
+}
+
+/// A consumer that records its drains and takes what it is told to.
+final class RecordingConsumer: ViewerConsumer, @unchecked Sendable {
+    let eventLoop: any EventLoop
+    let lock = NIOLock()
+    var drains = 0
+    var taken: [Viewer.Polled] = []
+    /// While false, a drain takes nothing (a full socket).
+    var accepting = true
+    weak var viewer: Viewer?
+
+    init(eventLoop: any EventLoop) {
+        self.eventLoop = eventLoop
+    }
+
+    func drain() {
+        eventLoop.preconditionInEventLoop()
+        lock.withLock { drains += 1 }
+        guard lock.withLock({ accepting }), let viewer else { return }
+        while true {
+            let polled = viewer.poll()
+            lock.withLock { taken.append(polled) }
+            if case .message = polled { continue }
+            return
+        }
+    }
+
+    var messages: Int { lock.withLock { taken.filter { if case .message = $0 { true } else { false } }.count } }
+    var sawClosed: Bool { lock.withLock { taken.contains { if case .closed = $0 { true } else { false } } } }
+}
+
+@Suite("Viewer in push mode: a consumer on its event loop takes the messages")
+struct ViewerConsumerTests {
+    func fragment(key: Bool = false) -> ViewerMessage {
+        .fragment(ByteBuffer(repeating: 0, count: 100), isKeyframe: key)
+    }
+
+    func settle(_ loop: any EventLoop) throws {
+        try loop.submit {}.wait()
+    }
+
+    @Test func messagesReachTheConsumerOnItsLoopInOrderOneDrainEach() throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { try? group.syncShutdownGracefully() }
+        let loop = group.next()
+        let viewer = Viewer(cameraID: UUID(), variant: .main, maxFragments: 10)
+        let consumer = RecordingConsumer(eventLoop: loop)
+        consumer.viewer = viewer
+        viewer.push(.status(CameraStatus(state: .connecting)))  // queued before attaching: delivered on attach
+        viewer.attach(consumer)
+        try settle(loop)
+        #expect(consumer.messages == 1)
+        viewer.push(fragment(key: true))
+        viewer.push(fragment())
+        try settle(loop)
+        #expect(consumer.messages == 3)
+        // Each drain ended at `.empty`, which re-arms the next push's drain.
+        #expect(consumer.drains >= 2)
+    }
+
+    @Test func aConsumerHeldBackIsNotWokenAgainUntilItDrainsAndTheQueueLimitsStillHold() throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { try? group.syncShutdownGracefully() }
+        let loop = group.next()
+        let viewer = Viewer(cameraID: UUID(), variant: .main, maxFragments: 5)
+        let consumer = RecordingConsumer(eventLoop: loop)
+        consumer.viewer = viewer
+        consumer.accepting = false
+        viewer.attach(consumer)
+        viewer.push(fragment(key: true))
+        for _ in 0..<9 { viewer.push(fragment()) }
+        try settle(loop)
+        // One wake-up for the first message; the consumer took nothing, so no more were asked for.
+        #expect(consumer.drains == 1)
+        #expect(viewer.skipStatistics.skips == 1)
+        // The socket drains: the consumer resumes by itself and gets the new keyframe and what follows.
+        viewer.push(fragment(key: true))
+        viewer.push(fragment())
+        consumer.lock.withLock { consumer.accepting = true }
+        try loop.submit { consumer.drain() }.wait()
+        #expect(consumer.messages == 2)
+    }
+
+    @Test func closingReachesAConsumerEvenWhileItIsHeldBack() throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { try? group.syncShutdownGracefully() }
+        let loop = group.next()
+        let viewer = Viewer(cameraID: UUID(), variant: .main, maxFragments: 5)
+        let consumer = RecordingConsumer(eventLoop: loop)
+        consumer.viewer = viewer
+        consumer.accepting = false
+        viewer.attach(consumer)
+        viewer.push(fragment(key: true))
+        try settle(loop)
+        #expect(consumer.drains == 1)
+        consumer.lock.withLock { consumer.accepting = true }
+        viewer.close()
+        try settle(loop)
+        #expect(consumer.drains == 2)
+        #expect(consumer.sawClosed)
+        #expect(consumer.messages == 0, "a closed viewer's queue is dropped")
+    }
+
+    @Test func drainsOfManyConsumersOnOneLoopHopOnce() throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { try? group.syncShutdownGracefully() }
+        let loop = group.next()
+        let consumers = (0..<20).map { _ in RecordingConsumer(eventLoop: loop) }
+        let viewers = consumers.map { consumer -> Viewer in
+            let viewer = Viewer(cameraID: UUID(), variant: .main)
+            consumer.viewer = viewer
+            viewer.attach(consumer)
+            return viewer
+        }
+        // As the live stream does: enqueue to all, then wake them together.
+        let wakes = viewers.compactMap { $0.enqueue(fragment(key: true)) }
+        #expect(wakes.count == 20)
+        Viewer.scheduleDrains(wakes)
+        try settle(loop)
+        #expect(consumers.allSatisfy { $0.messages == 1 })
     }
 }

@@ -166,11 +166,16 @@ private func readHTTPBytesBlocking(port: Int, path: String, until marker: String
 }
 
 /// The frames of an unmasked (server → client) WebSocket byte stream (RFC 6455 §5.2).
-func webSocketFrames(_ bytes: Data) throws -> [(opcode: UInt8, payload: Data)] {
+/// `allowingCutEnd`: the read stopped anywhere, so a last frame cut short is dropped instead of an error.
+func webSocketFrames(_ bytes: Data, allowingCutEnd: Bool = false) throws -> [(opcode: UInt8, payload: Data)] {
     var frames: [(opcode: UInt8, payload: Data)] = []
     var index = bytes.startIndex
     while index < bytes.endIndex {
-        guard bytes.endIndex - index >= 2 else { throw PeerError(message: "a WebSocket frame header is cut short") }
+        if allowingCutEnd, let whole = webSocketFrameLength(bytes[index...]), whole > bytes.endIndex - index { break }
+        guard bytes.endIndex - index >= 2 else {
+            if allowingCutEnd { break }
+            throw PeerError(message: "a WebSocket frame header is cut short")
+        }
         let opcode = bytes[index] & 0x0F
         var length = Int(bytes[index + 1] & 0x7F)
         var start = index + 2
@@ -188,4 +193,21 @@ func webSocketFrames(_ bytes: Data) throws -> [(opcode: UInt8, payload: Data)] {
         index = start + length
     }
     return frames
+}
+
+/// The whole length (header and payload) of the frame starting `bytes`, or nil when its header is cut short.
+private func webSocketFrameLength(_ bytes: Data) -> Int? {
+    let start = bytes.startIndex
+    guard bytes.count >= 2 else { return nil }
+    let length = Int(bytes[start + 1] & 0x7F)
+    switch length {
+    case 126:
+        guard bytes.count >= 4 else { return nil }
+        return 4 + (Int(bytes[start + 2]) << 8 | Int(bytes[start + 3]))
+    case 127:
+        guard bytes.count >= 10 else { return nil }
+        return 10 + bytes[start + 2..<start + 10].reduce(0) { $0 << 8 | Int($1) }
+    default:
+        return 2 + length
+    }
 }
