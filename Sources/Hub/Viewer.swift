@@ -33,8 +33,8 @@ public final class Viewer: Sendable {
     public let id = UUID()
     public let cameraID: UUID
     public let variant: StreamVariant
-    /// The event loop of the viewer's connection, which its camera's upstream shares when it can: run the
-    /// code that calls ``next()`` there (``EventLoopTaskExecutor``). nil: no preference.
+    /// The event loop of the viewer's connection, which its camera's upstream shares when it can (a consumer
+    /// on it is then written to without a thread hop, see ``attach(_:)``). nil: no preference.
     public let eventLoop: (any EventLoop)?
 
     /// A queued message, with when the last packet of its frame arrived (live fragments only; for
