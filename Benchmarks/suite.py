@@ -266,12 +266,15 @@ async def viewer(base, camera, stats, stop):
 
 # -------------------------------------------------------------------------------------- WatchBox
 
+SERVE_ARGS = []  # --serve-args: extra `watchbox serve` options (e.g. --read-interval-ms 40)
+
+
 class WatchBox:
     def __init__(self, binary):
         self.data = tempfile.mkdtemp(prefix="watchbox-bench-")
         # --max-streams 256: every camera of the run gets its upstream (the default limit is 16).
         self.proc = subprocess.Popen([binary, "serve", "--port", "0", "--data", self.data, "--log-level", "error",
-                                      "--max-streams", "256", "--instrument"],
+                                      "--max-streams", "256", "--instrument"] + SERVE_ARGS,
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         line = self.proc.stdout.readline()
         if "listening on http://" not in line:
@@ -588,6 +591,7 @@ def main():
     parser.add_argument("--micro-megabytes", type=int, help="bytes per timed microbenchmark run (watchbox-bench's default: 32)")
     parser.add_argument("--clip-seconds", type=int, default=20)
     parser.add_argument("--tools", default="watchbox,ffmpeg,gstreamer")
+    parser.add_argument("--serve-args", default="", help="extra options for `watchbox serve`, e.g. '--read-interval-ms 40'")
     parser.add_argument("--binary-dir", help="use the watchbox and watchbox-bench in this folder (no release build)")
     parser.add_argument("--smoke", action="store_true",
                         help="the smallest configuration (1 camera, short windows): what the test runs")
@@ -597,6 +601,7 @@ def main():
         args.cameras, args.seconds, args.warmup, args.joins = "1", 6, 2.5, 10
         args.fanout, args.capture_seconds, args.micro_runs, args.clip_seconds = "1,3", 2, 3, 4
         args.micro_megabytes = 2
+    SERVE_ARGS.extend(args.serve_args.split())
     counts = [int(x) for x in args.cameras.split(",")]
     steps = [int(x) for x in args.fanout.split(",")]
     tools = args.tools.split(",")
@@ -614,7 +619,7 @@ def main():
     results = {"machine": {"cpus": os.cpu_count(), "platform": platform.platform(), "date": time.strftime("%Y-%m-%d %H:%M"),
                            "loadAtStart": os.getloadavg()[0]},
                "versions": tool_versions(bin_dir),
-               "config": {"seconds": args.seconds, "warmup": args.warmup, "joins": args.joins, "fanout": steps,
+               "config": {"serveArgs": SERVE_ARGS, "seconds": args.seconds, "warmup": args.warmup, "joins": args.joins, "fanout": steps,
                           "cameras": counts, "captureSeconds": args.capture_seconds, "microRuns": args.micro_runs,
                           "smoke": args.smoke},
                "ingest": {}}

@@ -25,6 +25,10 @@ public struct RTSPClientConfiguration: Sendable {
     /// Sees every RTP/RTCP packet as received, with its interleaved channel (2n RTP, 2n+1 RTCP of track n),
     /// on the connection's event loop: for `watchbox capture`.
     public var packetTap: (@Sendable (UInt8, ByteBuffer) -> Void)?
+    /// TCP only, once playing: read the socket at most once per this interval, on instants every connection of
+    /// an event loop shares (``ReadPacer``): fewer wake-ups with many cameras, up to this much more delay.
+    /// nil (the default): read as soon as data arrives.
+    public var readInterval: TimeAmount?
 
     public init(transport: Transport = .tcp,
                 userAgent: String = "WatchBox/0.1",

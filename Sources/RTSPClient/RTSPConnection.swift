@@ -10,11 +10,14 @@ import RTSPCore
 final class RTSPConnection: Sendable {
     let channel: Channel
     let handler: RTSPChannelHandler
+    /// Paces reads once playing, when the configuration asks for it.
+    let pacer: ReadPacer?
     let url: RTSPURL
 
-    private init(channel: Channel, handler: RTSPChannelHandler, url: RTSPURL) {
+    private init(channel: Channel, handler: RTSPChannelHandler, pacer: ReadPacer?, url: RTSPURL) {
         self.channel = channel
         self.handler = handler
+        self.pacer = pacer
         self.url = url
     }
 
@@ -41,6 +44,7 @@ final class RTSPConnection: Sendable {
         // is not RTSP (or a TLS handshake that fails at once) gets its channel closed, and the handler
         // removed from the pipeline, before a lookup in the pipeline could find it.
         let handlers = NIOLockedValueBox<[ObjectIdentifier: RTSPChannelHandler]>([:])
+        let pacer = configuration.transport == .tcp ? configuration.readInterval.map(ReadPacer.init(interval:)) : nil
         let channel: Channel
         do {
             channel = try await ClientBootstrap(group: group)
@@ -49,6 +53,7 @@ final class RTSPConnection: Sendable {
                 .channelOption(.tcpOption(.tcp_nodelay), value: 1)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
+                        if let pacer { try channel.pipeline.syncOperations.addHandler(pacer) }
                         if let tlsContext {
                             let tlsHandler = try NIOSSLClientHandler(context: tlsContext, serverHostname: serverHostname)
                             try channel.pipeline.syncOperations.addHandler(tlsHandler)
@@ -66,7 +71,7 @@ final class RTSPConnection: Sendable {
         guard let handler = handlers.withLockedValue({ $0[ObjectIdentifier(channel)] }) else {
             throw RTSPClientError(.protocolError, "connection to \(url.redacted) set up without its RTSP handler", url: url.redacted)
         }
-        return RTSPConnection(channel: channel, handler: handler, url: url)
+        return RTSPConnection(channel: channel, handler: handler, pacer: pacer, url: url)
     }
 
     /// Send a request and wait for its response.

@@ -154,10 +154,12 @@ public actor RTSPSession {
     private func startPlaying(_ info: RTSPSessionStateMachine.SessionInfo, connection: RTSPConnection) async throws {
         let router = self.router
         let handler = connection.handler
+        let pacer = connection.pacer
         let sessionID = info.sessionID
         try await connection.eventLoop.submit {
             handler.sessionID = sessionID
             router?.start()
+            pacer?.activate()
         }.get()
         logger.info("playing", metadata: [
             "server": "\(info.server ?? "-")", "session": "\(info.sessionID)", "timeout": "\(info.sessionTimeout)",

@@ -31,7 +31,9 @@ public struct WatchBoxServer: Sendable {
                                                  instrument: configuration.instrument, fragmentFraming: .webSocketBinary),
                             logger: logger)
         let service = CameraService(repository: database, secrets: secrets, hub: hub,
-                                    snapshotter: Snapshotter(ffmpegPath: configuration.ffmpegPath), logger: logger)
+                                    snapshotter: Snapshotter(ffmpegPath: configuration.ffmpegPath),
+                                    readInterval: configuration.readInterval.map { .nanoseconds(Int64($0 / .nanoseconds(1))) },
+                                    logger: logger)
         try await service.start()
         if configuration.demo, try await database.cameras().isEmpty {
             _ = try await service.addDemo()

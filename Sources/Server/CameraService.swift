@@ -3,6 +3,7 @@ import H26x
 import Hub
 import Logging
 import NIOConcurrencyHelpers
+import NIOCore
 import RTSPClient
 import RTSPCore
 import Store
@@ -22,8 +23,12 @@ public final class CameraService: Sendable {
     /// The demo camera's URL: not a network address, the clip built into the binary.
     static let demoURL = "demo://watchbox/clip"
 
+    /// Merged reads for the cameras' TCP streams (``RTSPClientConfiguration/readInterval``); nil: off.
+    let readInterval: TimeAmount?
+
     public init(repository: any CameraRepository, secrets: SecretBox, hub: StreamHub, snapshotter: Snapshotter,
-                logger: Logger = Logger(label: "watchbox.cameras")) {
+                readInterval: TimeAmount? = nil, logger: Logger = Logger(label: "watchbox.cameras")) {
+        self.readInterval = readInterval
         self.repository = repository
         self.secrets = secrets
         self.hub = hub
@@ -347,8 +352,9 @@ public final class CameraService: Sendable {
         } else {
             do {
                 let credentials = try credentials(of: camera)
-                let configuration = RTSPClientConfiguration(transport: .init(rawValue: camera.transport) ?? .tcp,
+                var configuration = RTSPClientConfiguration(transport: .init(rawValue: camera.transport) ?? .tcp,
                                                             allowSelfSignedCertificates: camera.allowSelfSignedCertificate)
+                configuration.readInterval = readInterval
                 // The main stream carries the camera's AAC audio too: recordings keep it (live viewers ignore it).
                 var mainConfiguration = configuration
                 mainConfiguration.includeAudio = true

@@ -81,7 +81,8 @@ final class LiveSocketPump: ViewerConsumer, @unchecked Sendable {
             }
         }
         if wrote {
-            pipeline.flush()
+            // From the encoder down: the handlers above it have nothing to do with a flush.
+            if let encoder { encoder.flush() } else { pipeline.flush() }
             if let instrumentation, !timed.isEmpty {
                 let now = NIODeadline.now()
                 for arrival in timed { instrumentation.fragmentWritten(arrival: arrival, now: now) }

@@ -31,6 +31,9 @@ public struct ServerConfiguration: Sendable {
     public var recordingsRoot: URL { recordingsDirectory ?? dataDirectory.appendingPathComponent("recordings") }
     /// Measure the live path and serve the figures at `GET /api/debug/hub` (for the benchmark suite).
     public var instrument: Bool
+    /// Merged reads of the cameras' TCP streams: each read at most once per this interval (fewer wake-ups with
+    /// many cameras, up to this much more delay); nil: read as data arrives.
+    public var readInterval: Duration?
 
     public init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL, maxStreams: Int = 16,
                 gracePeriod: Duration = .seconds(10), demo: Bool = false, ffmpegPath: String? = nil, webRoot: String? = nil,

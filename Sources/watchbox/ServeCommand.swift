@@ -46,6 +46,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Serve the web app from this folder instead of the built-in copy (for UI development).")
     var webRoot: String?
 
+    @Option(help: ArgumentHelp("Read each camera's TCP stream at most once per this many milliseconds (0: as data arrives).",
+                               discussion: "Merged reads: with many cameras, far fewer wake-ups, for up to this much more delay."))
+    var readIntervalMs: Int = 0
+
     @Option(help: "Folder for recordings (default: <data>/recordings).")
     var recordings: String?
 
@@ -72,6 +76,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard grace >= 0 else { Self.fail("--grace must not be negative", code: 2) }
         guard segmentSeconds >= 2 && segmentSeconds <= 3600 else { Self.fail("--segment-seconds must be between 2 and 3600", code: 2) }
         guard healthInterval >= 0 else { Self.fail("--health-interval must not be negative (0 turns the checks off)", code: 2) }
+        guard (0...1000).contains(readIntervalMs) else { Self.fail("--read-interval-ms must be between 0 and 1000", code: 2) }
         guard failAfter >= 0 else { Self.fail("--fail-after must not be negative", code: 2) }
 
         let directory = data.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath) }
@@ -84,6 +89,7 @@ struct ServeCommand: AsyncParsableCommand {
             instrument: instrument)
         configuration.recordingsDirectory = recordings.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath) }
         configuration.segmentSeconds = segmentSeconds
+        configuration.readInterval = readIntervalMs > 0 ? .milliseconds(Int64(readIntervalMs)) : nil
         let server: WatchBoxServer
         do {
             server = try await WatchBoxServer.open(configuration: configuration, logger: logger)

@@ -1,0 +1,59 @@
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+@testable import RTSPClient
+import RTSPCore
+import Testing
+import TestSupport
+
+/// Merged reads (`RTSPClientConfiguration.readInterval`) against GStreamer's RTSP server: frames are read in
+/// batches on the interval's grid, none is lost or reordered, and the RTSP exchange before PLAY is not paced.
+@Suite(.serialized, .enabled(if: PeerRTSPServer.isAvailable, "GStreamer's RTSP server is not installed; scripts/test installs it"))
+struct ReadPacerTests {
+    /// When each frame was read, and its RTP timestamp; and how long the session took to start.
+    func frames(readInterval: TimeAmount?, url: String, seconds: Double) async throws -> (reads: [NIODeadline], timestamps: [Int64], start: Duration) {
+        let seen = NIOLockedValueBox<(reads: [NIODeadline], timestamps: [Int64])>(([], []))
+        var configuration = RTSPClientConfiguration()
+        configuration.readInterval = readInterval
+        let started = ContinuousClock.now
+        let session = try await RTSPSession.start(url: try RTSPURL(string: url), configuration: configuration) { event in
+            if case .video(let frame) = event {
+                seen.withLockedValue { $0.reads.append(frame.receivedAt); $0.timestamps.append(frame.timestamp) }
+            }
+        }
+        let start = ContinuousClock.now - started
+        try await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
+        await session.stop()
+        let result = seen.withLockedValue { $0 }
+        return (result.reads, result.timestamps, start)
+    }
+
+    /// Frames read within 15 ms of each other came in one batch.
+    func batches(_ reads: [NIODeadline]) -> Int {
+        guard var previous = reads.first else { return 0 }
+        var count = 1
+        for read in reads.dropFirst() {
+            if read - previous > .milliseconds(15) { count += 1 }
+            previous = read
+        }
+        return count
+    }
+
+    @Test func framesAreReadInBatchesOnTheGridAndNoneIsLost() async throws {
+        let server = try PeerRTSPServer(["--codec", "h264", "--width", "320", "--height", "240"])
+        defer { server.stop() }
+        let paced = try await frames(readInterval: .milliseconds(200), url: server.url(), seconds: 3)
+        let unpaced = try await frames(readInterval: nil, url: server.url(), seconds: 3)
+        // 25 fps: about 75 frames either way, every RTP timestamp step one frame (3600 at 90 kHz).
+        for run in [paced, unpaced] {
+            #expect(run.timestamps.count >= 50, "\(run.timestamps.count) frames")
+            let steps = Set(zip(run.timestamps.dropFirst(), run.timestamps).map { $0 - $1 })
+            #expect(steps == [3600], "timestamp steps \(steps)")
+        }
+        // Read as they come: about one batch per frame. Paced at 200 ms: about 5 frames a batch.
+        #expect(batches(unpaced.reads) >= 45, "\(batches(unpaced.reads)) batches unpaced")
+        #expect(batches(paced.reads) <= 35, "\(batches(paced.reads)) batches paced")
+        // The requests before PLAY are not paced: starting takes no 200 ms steps per request.
+        #expect(paced.start < unpaced.start + .milliseconds(500), "start \(paced.start) paced, \(unpaced.start) not")
+    }
+}
