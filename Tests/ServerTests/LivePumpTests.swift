@@ -2,6 +2,7 @@ import Foundation
 import H26x
 @testable import Hub
 import MP4
+import NIOConcurrencyHelpers
 import NIOEmbedded
 import NIOWebSocket
 import NIOCore
@@ -133,11 +134,11 @@ struct LiveSocketPumpBackpressureTests {
         #expect(frames.map(\.payload) == [Data([10]), Data([11])])
 
         // Closed on the hub's side: the pump reports the end (the controller then closes the socket).
-        var ended = false
-        pump.ended.whenSuccess { ended = true }
+        let ended = NIOLockedValueBox(false)
+        pump.ended.whenSuccess { ended.withLockedValue { $0 = true } }
         viewer.close()
         channel.embeddedEventLoop.run()
-        #expect(ended)
+        #expect(ended.withLockedValue { $0 })
         _ = try channel.finish()
     }
 
@@ -150,11 +151,11 @@ struct LiveSocketPumpBackpressureTests {
         try pump.startOnLoop()
         channel.isWritable = false
         viewer.push(fragment(1, key: true))
-        var ended = false
-        pump.ended.whenSuccess { ended = true }
+        let ended = NIOLockedValueBox(false)
+        pump.ended.whenSuccess { ended.withLockedValue { $0 = true } }
         viewer.close()
         channel.embeddedEventLoop.run()
-        #expect(ended)
+        #expect(ended.withLockedValue { $0 })
         _ = try channel.finish()
     }
 }
