@@ -225,7 +225,8 @@ public final class Viewer: Sendable {
         case message(ViewerMessage, arrival: NIODeadline?)
         /// Nothing waiting: the consumer's ``ViewerConsumer/drain()`` is called again with the next message.
         case empty
-        /// The viewer was closed on the hub's side (camera removed, server stopping) or by ``close()``.
+        /// The viewer was closed on the hub's side (camera removed, server stopping) or by ``close()``; the
+        /// viewer no longer holds the consumer.
         case closed
     }
 
@@ -247,7 +248,10 @@ public final class Viewer: Sendable {
                 return .message(entry.message, arrival: entry.arrival)
             }
             state.drainPending = false
-            return state.closed ? .closed : .empty
+            guard state.closed else { return .empty }
+            // Told: let go of the consumer (it holds this viewer; the pair would otherwise keep each other).
+            state.consumer = nil
+            return .closed
         }
     }
 

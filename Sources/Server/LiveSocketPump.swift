@@ -64,8 +64,8 @@ final class LiveSocketPump: ViewerConsumer, @unchecked Sendable {
         var wrote = false
         loop: while true {
             guard channel.isWritable else {
-                // Resumed by the writability handler; a viewer closed meanwhile ends now.
-                if viewer.isClosed { end() }
+                // Resumed by the writability handler; a viewer closed meanwhile ends now (its queue is empty).
+                if viewer.isClosed, case .closed = viewer.poll() { end() }
                 break
             }
             switch viewer.poll() {

@@ -193,6 +193,25 @@ struct ViewerConsumerTests {
         #expect(consumer.messages == 0, "a closed viewer's queue is dropped")
     }
 
+    /// A consumer holds its viewer; once told of the close, the viewer lets go of it, so neither is kept alive.
+    @Test func aClosedViewerLetsGoOfItsConsumer() throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { try? group.syncShutdownGracefully() }
+        let loop = group.next()
+        let viewer = Viewer(cameraID: UUID(), variant: .main)
+        weak var weakConsumer: RecordingConsumer?
+        do {
+            let consumer = RecordingConsumer(eventLoop: loop)
+            consumer.viewer = viewer
+            viewer.attach(consumer)
+            weakConsumer = consumer
+        }
+        #expect(weakConsumer != nil, "attached: the viewer holds it")
+        viewer.close()
+        try settle(loop)
+        #expect(weakConsumer == nil)
+    }
+
     @Test func drainsOfManyConsumersOnOneLoopHopOnce() throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         defer { try? group.syncShutdownGracefully() }
