@@ -127,19 +127,28 @@ struct ViewerConsumerTests {
         .fragment(ByteBuffer(repeating: 0, count: 100), isKeyframe: key)
     }
 
+    /// One of NIO's shared loops: every consumer here runs on it.
+    static let loop = MultiThreadedEventLoopGroup.singleton.next()
+
     func settle(_ loop: any EventLoop) throws {
         try loop.submit {}.wait()
     }
 
-    @Test func messagesReachTheConsumerOnItsLoopInOrderOneDrainEach() throws {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        defer { try? group.syncShutdownGracefully() }
-        let loop = group.next()
-        let viewer = Viewer(cameraID: UUID(), variant: .main, maxFragments: 10)
-        let consumer = RecordingConsumer(eventLoop: loop)
+    /// A viewer and a recording consumer on ``loop``, attached after `queued` was pushed.
+    func attached(maxFragments: Int = 75, accepting: Bool = true, queued: [ViewerMessage] = []) -> (Viewer, RecordingConsumer) {
+        let viewer = Viewer(cameraID: UUID(), variant: .main, maxFragments: maxFragments)
+        let consumer = RecordingConsumer(eventLoop: Self.loop)
         consumer.viewer = viewer
-        viewer.push(.status(CameraStatus(state: .connecting)))  // queued before attaching: delivered on attach
+        consumer.accepting = accepting
+        for message in queued { viewer.push(message) }
         viewer.attach(consumer)
+        return (viewer, consumer)
+    }
+
+    @Test func messagesReachTheConsumerOnItsLoopInOrderOneDrainEach() throws {
+        let loop = Self.loop
+        // A status queued before attaching: delivered on attach.
+        let (viewer, consumer) = attached(maxFragments: 10, queued: [.status(CameraStatus(state: .connecting))])
         try settle(loop)
         #expect(consumer.messages == 1)
         viewer.push(fragment(key: true))
@@ -151,14 +160,8 @@ struct ViewerConsumerTests {
     }
 
     @Test func aConsumerHeldBackIsNotWokenAgainUntilItDrainsAndTheQueueLimitsStillHold() throws {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        defer { try? group.syncShutdownGracefully() }
-        let loop = group.next()
-        let viewer = Viewer(cameraID: UUID(), variant: .main, maxFragments: 5)
-        let consumer = RecordingConsumer(eventLoop: loop)
-        consumer.viewer = viewer
-        consumer.accepting = false
-        viewer.attach(consumer)
+        let loop = Self.loop
+        let (viewer, consumer) = attached(maxFragments: 5, accepting: false)
         viewer.push(fragment(key: true))
         for _ in 0..<9 { viewer.push(fragment()) }
         try settle(loop)
@@ -174,14 +177,8 @@ struct ViewerConsumerTests {
     }
 
     @Test func closingReachesAConsumerEvenWhileItIsHeldBack() throws {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        defer { try? group.syncShutdownGracefully() }
-        let loop = group.next()
-        let viewer = Viewer(cameraID: UUID(), variant: .main, maxFragments: 5)
-        let consumer = RecordingConsumer(eventLoop: loop)
-        consumer.viewer = viewer
-        consumer.accepting = false
-        viewer.attach(consumer)
+        let loop = Self.loop
+        let (viewer, consumer) = attached(maxFragments: 5, accepting: false)
         viewer.push(fragment(key: true))
         try settle(loop)
         #expect(consumer.drains == 1)
@@ -195,15 +192,12 @@ struct ViewerConsumerTests {
 
     /// A consumer holds its viewer; once told of the close, the viewer lets go of it, so neither is kept alive.
     @Test func aClosedViewerLetsGoOfItsConsumer() throws {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        defer { try? group.syncShutdownGracefully() }
-        let loop = group.next()
-        let viewer = Viewer(cameraID: UUID(), variant: .main)
+        let loop = Self.loop
         weak var weakConsumer: RecordingConsumer?
+        let viewer: Viewer
         do {
-            let consumer = RecordingConsumer(eventLoop: loop)
-            consumer.viewer = viewer
-            viewer.attach(consumer)
+            let (attachedViewer, consumer) = attached()
+            viewer = attachedViewer
             weakConsumer = consumer
         }
         #expect(weakConsumer != nil, "attached: the viewer holds it")
@@ -213,16 +207,10 @@ struct ViewerConsumerTests {
     }
 
     @Test func drainsOfManyConsumersOnOneLoopHopOnce() throws {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        defer { try? group.syncShutdownGracefully() }
-        let loop = group.next()
-        let consumers = (0..<20).map { _ in RecordingConsumer(eventLoop: loop) }
-        let viewers = consumers.map { consumer -> Viewer in
-            let viewer = Viewer(cameraID: UUID(), variant: .main)
-            consumer.viewer = viewer
-            viewer.attach(consumer)
-            return viewer
-        }
+        let loop = Self.loop
+        let pairs = (0..<20).map { _ in attached() }
+        let viewers = pairs.map(\.0)
+        let consumers = pairs.map(\.1)
         // As the live stream does: enqueue to all, then wake them together.
         let wakes = viewers.compactMap { $0.enqueue(fragment(key: true)) }
         #expect(wakes.count == 20)

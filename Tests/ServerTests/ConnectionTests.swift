@@ -57,9 +57,13 @@ struct ConnectionTests {
     }
 }
 
-/// A TCP connection to 127.0.0.1:`port` that sends nothing.
-func connectedSocket(port: Int) throws -> Int32 {
+/// A TCP connection to 127.0.0.1:`port` that sends nothing. `receiveBuffer`: its SO_RCVBUF, set before
+/// connecting so that the window the server sees stays that small.
+func connectedSocket(port: Int, receiveBuffer: Int32? = nil) throws -> Int32 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    if var size = receiveBuffer {
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+    }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = in_port_t(UInt16(port).bigEndian)

@@ -51,19 +51,9 @@ struct LivePumpTests {
 /// Opens the live WebSocket with a small receive buffer, reads for `read` seconds, stops reading for
 /// `stall`, then reads for `thenRead`; returns every byte received (the HTTP head included).
 private func stallingViewer(port: Int, path: String, read: Double, stall: Double, thenRead: Double) throws -> Data {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    // A small window, so that the server's writes back up soon.
+    let fd = try connectedSocket(port: port, receiveBuffer: 16 << 10)
     defer { close(fd) }
-    // Set before connecting, so the window the server sees stays small and its writes back up soon.
-    var size: Int32 = 16 << 10
-    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard connected == 0 else { throw PeerError(message: "cannot connect to 127.0.0.1:\(port)") }
     var tv = timeval(tv_sec: 0, tv_usec: 100_000)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
     let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
@@ -104,7 +94,8 @@ struct LiveSocketPumpBackpressureTests {
         return try webSocketFrames(bytes)
     }
 
-    @Test func aFullSocketHoldsThePumpTheQueueSkipsAndWritabilityResumesIt() throws {
+    /// A pump on an embedded channel with the frame encoder, for a viewer that skips after 5 queued fragments.
+    func startedPump() throws -> (EmbeddedChannel, Viewer, LiveSocketPump) {
         let channel = EmbeddedChannel()
         try channel.pipeline.syncOperations.addHandler(WebSocketFrameEncoder())
         let viewer = Viewer(cameraID: UUID(), variant: .main, maxFragments: 5)
@@ -112,6 +103,21 @@ struct LiveSocketPumpBackpressureTests {
                                   initText: { mime, _ in "{\"type\":\"init\",\"mimeType\":\"\(mime)\"}" },
                                   statusText: { _ in "{\"type\":\"status\"}" })
         try pump.startOnLoop()
+        return (channel, viewer, pump)
+    }
+
+    /// Closing the viewer on the hub's side ends the pump (the controller then closes the socket).
+    func expectCloseEnds(_ pump: LiveSocketPump, _ viewer: Viewer, _ channel: EmbeddedChannel) throws {
+        let ended = NIOLockedValueBox(false)
+        pump.ended.whenSuccess { ended.withLockedValue { $0 = true } }
+        viewer.close()
+        channel.embeddedEventLoop.run()
+        #expect(ended.withLockedValue { $0 })
+        _ = try channel.finish()
+    }
+
+    @Test func aFullSocketHoldsThePumpTheQueueSkipsAndWritabilityResumesIt() throws {
+        let (channel, viewer, pump) = try startedPump()
         viewer.push(.initialization(segment: ByteBuffer(bytes: [0x69]), mimeType: "video/mp4", format: Self.format))
         viewer.push(fragment(1, key: true))
         var frames = try written(channel)
@@ -133,29 +139,14 @@ struct LiveSocketPumpBackpressureTests {
         frames = try written(channel)
         #expect(frames.map(\.payload) == [Data([10]), Data([11])])
 
-        // Closed on the hub's side: the pump reports the end (the controller then closes the socket).
-        let ended = NIOLockedValueBox(false)
-        pump.ended.whenSuccess { ended.withLockedValue { $0 = true } }
-        viewer.close()
-        channel.embeddedEventLoop.run()
-        #expect(ended.withLockedValue { $0 })
-        _ = try channel.finish()
+        // Closed on the hub's side: the pump reports the end.
+        try expectCloseEnds(pump, viewer, channel)
     }
 
     @Test func closingWhileTheSocketIsFullStillEndsThePump() throws {
-        let channel = EmbeddedChannel()
-        try channel.pipeline.syncOperations.addHandler(WebSocketFrameEncoder())
-        let viewer = Viewer(cameraID: UUID(), variant: .main, maxFragments: 5)
-        let pump = LiveSocketPump(viewer: viewer, channel: channel, framing: .webSocketBinary, instrumentation: nil,
-                                  initText: { _, _ in "{}" }, statusText: { _ in "{}" })
-        try pump.startOnLoop()
+        let (channel, viewer, pump) = try startedPump()
         channel.isWritable = false
         viewer.push(fragment(1, key: true))
-        let ended = NIOLockedValueBox(false)
-        pump.ended.whenSuccess { ended.withLockedValue { $0 = true } }
-        viewer.close()
-        channel.embeddedEventLoop.run()
-        #expect(ended.withLockedValue { $0 })
-        _ = try channel.finish()
+        try expectCloseEnds(pump, viewer, channel)
     }
 }
