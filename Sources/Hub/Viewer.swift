@@ -88,12 +88,6 @@ public final class Viewer: Sendable {
         await nextEntry()?.message
     }
 
-    /// The next message and, for a live fragment, when the last RTP packet of its frame arrived.
-    public func nextTimed() async -> (message: ViewerMessage, arrival: NIODeadline?)? {
-        guard let entry = await nextEntry() else { return nil }
-        return (entry.message, entry.arrival)
-    }
-
     private func nextEntry() async -> Entry? {
         await withCheckedContinuation { continuation in
             let ready: Entry?? = state.withLockedValue { state in

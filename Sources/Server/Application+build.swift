@@ -3,6 +3,7 @@ import Hub
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
+import NIOCore
 import Recording
 import ServiceLifecycle
 import Store
@@ -32,7 +33,7 @@ public struct WatchBoxServer: Sendable {
                             logger: logger)
         let service = CameraService(repository: database, secrets: secrets, hub: hub,
                                     snapshotter: Snapshotter(ffmpegPath: configuration.ffmpegPath),
-                                    readInterval: configuration.readInterval.map { .nanoseconds(Int64($0 / .nanoseconds(1))) },
+                                    readInterval: configuration.readInterval.map { TimeAmount($0) },
                                     logger: logger)
         try await service.start()
         if configuration.demo, try await database.cameras().isEmpty {
