@@ -7,7 +7,8 @@ public enum LiveFragmentFraming: Sendable, Equatable {
     /// Each fragment already wrapped as one complete WebSocket binary message (RFC 6455 §5.2: FIN, opcode 2,
     /// unmasked as a server sends it), built once for all of a camera's viewers: a connection writes the bytes
     /// as they are, under its frame encoder. The header goes into headroom the muxer leaves in front of the
-    /// fragment, so wrapping copies nothing.
+    /// fragment: in place when the buffer is held once, otherwise (as on the live path today, where the muxer's
+    /// output still holds it) one copy per fragment, shared by every viewer.
     case webSocketBinary
 
     /// The most a header takes: 2 bytes, plus 8 for a 64-bit payload length.

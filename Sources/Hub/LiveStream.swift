@@ -397,21 +397,19 @@ final class LiveStream: @unchecked Sendable {
     }
 
     /// Under the lock: GOP cache bookkeeping, and who gets what.
-    private func route(_ outputs: consuming [FragmentedMP4Muxer.Output]) -> [(ViewerMessage, [Viewer])] {
+    private func route(_ outputs: [FragmentedMP4Muxer.Output]) -> [(ViewerMessage, [Viewer])] {
         var messages: [(ViewerMessage, [Viewer])] = []
         let targets = Array(viewers.values)
-        // Each output taken out of the array, so that its fragment is held once and framed in place.
-        var pending = outputs
-        pending.reverse()
-        while let output = pending.popLast() {
-            switch consume output {
+        for output in outputs {
+            switch output {
             case .initializationSegment(let bytes, let mimeType):
                 initSegment = (bytes, mimeType)
                 if let format {
                     messages.append((.initialization(segment: bytes, mimeType: mimeType, format: format), targets))
                 }
             case .fragment(let bare, let info):
-                // Framed once here, for every viewer (in place: the muxer left room for the header).
+                // Framed once here, for every viewer. (Still a copy of the fragment: the buffer is shared with
+                // `outputs` at this point, so writing the header into the muxer's headroom copies it on write.)
                 let bytes = framing.wrap(bare)
                 if info.startsWithKeyframe {
                     gop = [bytes]
