@@ -147,7 +147,11 @@ export class PlansView {
     this.liveDialog.addEventListener('click', (event) => {
       const backdrop = event.target === this.liveDialog && this.backdropPressed;
       this.backdropPressed = false;
-      if (backdrop || event.target.closest('[data-live-action="close"]')) this.liveDialog.close();
+      // Stop the player now: the dialog's own 'close' event (Escape) only comes in a later task.
+      if (backdrop || event.target.closest('[data-live-action="close"]')) {
+        this.closeLive();
+        if (this.liveDialog.open) this.liveDialog.close();
+      }
     });
     for (const input of root.querySelectorAll('.plan-selected input')) {
       input.addEventListener('input', () => this.sliderChanged(input, false));
