@@ -71,6 +71,8 @@ export class PlansView {
     this.live = null;
     this.infoFor = null;
     this.reloadTimer = 0;
+    this.edits = 0; // counts local changes to the placements: an answer asked for before one is out of date
+    this.staleReload = false; // a reload was dropped while saves were in flight: reload once they are done
     this.keptCameras = [];
 
     root.innerHTML = `
@@ -254,9 +256,17 @@ export class PlansView {
     await this.loadSites();
     if (planID && this.current?.plan.id === planID) {
       try {
+        const edits = this.edits;
         const { data, offline, cachedAt } = await request('GET', `/api/plans/${planID}`);
         if (this.current?.plan.id !== planID) return; // another plan was opened meanwhile
         if (this.stage.gesture?.dragging || this.stage.gesture?.kind === 'handle') return; // not under a finger
+        if (edits !== this.edits || this.saves?.size) {
+          // Asked for before a local change, or a change is still on its way: this answer would undo it on
+          // screen (and the next drag would save the undone values). Ask again once the saves are done.
+          this.staleReload = true;
+          if (!this.saves?.size) this.onChange({});
+          return;
+        }
         this.setCurrent(data);
         this.setOffline(offline ? cachedAt : null);
         this.renderPlan();
@@ -605,6 +615,7 @@ export class PlansView {
         cameraID, x: Math.round(x * 100000) / 100000, y: Math.round(y * 100000) / 100000, direction: 0, fieldOfView: 90, range: 0.12,
       });
       const placement = { ...data, id: normalizeID(data.id), cameraID: normalizeID(data.cameraID), planID: normalizeID(data.planID) };
+      this.edits += 1;
       this.current.placements.push(placement);
       this.stage.setPlacements(this.current.placements);
       this.stage.select(placement.id);
@@ -642,6 +653,7 @@ export class PlansView {
     const fields = {};
     if (input.name === 'range') fields.range = value / 100;
     else fields[input.name] = value;
+    this.edits += 1;
     Object.assign(placement, fields);
     this.stage.renderPlacement(placement);
     this.root.querySelector(`[data-out="${input.name}"]`).textContent = input.value;
@@ -651,6 +663,7 @@ export class PlansView {
   /** Saves changes one request at a time per placement, merging those that pile up meanwhile, so that an
    *  older change can never land after a newer one (a slider sends many). */
   savePlacement(placement, fields) {
+    this.edits += 1;
     this.saves ??= new Map();
     const entry = this.saves.get(placement.id);
     if (entry) {
@@ -674,6 +687,10 @@ export class PlansView {
         next.pending = null;
       }
       this.saves.delete(placement.id);
+      if (this.staleReload && !this.saves.size) {
+        this.staleReload = false;
+        this.onChange({});
+      }
     })();
     return next.done;
   }
@@ -683,6 +700,7 @@ export class PlansView {
     if (!id) return;
     try {
       await request('DELETE', `/api/placements/${id}`);
+      this.edits += 1;
       this.current.placements = this.current.placements.filter((p) => p.id !== id);
       this.stage.setPlacements(this.current.placements);
       this.selectPlacement(null);
