@@ -133,6 +133,9 @@ final class TrackReceiver {
         }
         let units = depacketizer.push(payload: packet.payload, sequenceNumber: packet.sequenceNumber,
                                       timestamp: packet.timestamp, marker: packet.marker)
+        // Most packets complete nothing (a picture is a dozen or more): the statistics and the format are
+        // looked at once per picture, when a unit completes or the marker bit ends one (even a dropped one).
+        if units.isEmpty && !packet.marker { return }
         deliver(units, now: now)
     }
 
