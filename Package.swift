@@ -34,6 +34,7 @@ let package = Package(
         // NAL units, SPS parsing, H.264/H.265 depacketizers, decoder configuration records. Pure, no I/O.
         .target(name: "H26x", dependencies: [
             .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
         // RTSP messages and the mixed-stream parser, SDP, Basic/Digest auth, URLs, transport headers,
         // the client session state machine. Pure, no I/O.

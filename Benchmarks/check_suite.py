@@ -19,7 +19,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MICRO = ["memcpy (scale)", "RTSP stream decoder", "RTP parse + depacketizer", "whole pipeline",
-         "fMP4 mux, 2 s fragments", "fMP4 mux, live (per frame)"]
+         "fMP4 mux, 2 s fragments", "fMP4 mux, live (per frame)", "fMP4 mux, live in place"]
 
 
 def check(results):

@@ -6,7 +6,22 @@ import NIOCore
 public struct AccessUnit: Sendable {
     public var codec: VideoCodec
     /// The NAL units, each starting with its NAL unit header (1 byte for H.264, 2 for H.265).
-    public var nalUnits: [ByteBuffer]
+    public var nalUnits: [ByteBuffer] {
+        didSet {
+            sampleBytes = nil
+            frontRoom = nil
+        }
+    }
+    /// The same NAL units in MP4 sample format, what `avcc()` returns, when the depacketizer built the unit
+    /// that way (it does: it copies each NAL unit once, there): the muxers then take them without a copy.
+    /// nil for units made otherwise, or once `nalUnits` is changed.
+    public private(set) var sampleBytes: ByteBuffer?
+    /// The free bytes in front of `sampleBytes` (all bytes before its reader index), for the one muxer that
+    /// claims them to write a fragment's header there (``SampleFrontRoom``).
+    public private(set) var frontRoom: SampleFrontRoom?
+    /// How many bytes the depacketizer leaves in front of `sampleBytes`: a one-sample `moof` and the `mdat`
+    /// header (at most 112 bytes) and a transport header (a WebSocket message's is at most 10).
+    public static let sampleFrontRoom = 128
     /// H.264: contains an IDR slice (nal_unit_type 5); H.265: contains an IRAP picture (types 16...23).
     public var isKeyframe: Bool
     /// The RTP timestamp shared by the unit's packets (90 kHz clock for video, RFC 6184 §5.1).
@@ -20,6 +35,32 @@ public struct AccessUnit: Sendable {
         self.isKeyframe = isKeyframe
         self.rtpTimestamp = rtpTimestamp
         self.wallClock = wallClock
+    }
+
+    /// A unit whose `sample` holds `nalUnits` in MP4 sample format (4-byte sizes), with ``sampleFrontRoom``
+    /// free bytes before its reader index that nothing else uses.
+    init(codec: VideoCodec, nalUnits: [ByteBuffer], sample: ByteBuffer, isKeyframe: Bool, rtpTimestamp: UInt32) {
+        self.init(codec: codec, nalUnits: nalUnits, isKeyframe: isKeyframe, rtpTimestamp: rtpTimestamp)
+        sampleBytes = sample
+        frontRoom = SampleFrontRoom(bytes: sample.readerIndex)
+    }
+
+    /// This unit as a depacketizer makes it: its NAL units copied once into sample bytes with front room (for a
+    /// source that is not RTP, such as the demo camera, so that its frames take the same path as a camera's).
+    public func packed() -> AccessUnit {
+        var sample = ByteBufferAllocator().buffer(capacity: Self.sampleFrontRoom + byteCount + 4 * nalUnits.count)
+        sample.moveWriterIndex(to: Self.sampleFrontRoom)
+        sample.moveReaderIndex(to: Self.sampleFrontRoom)
+        var ranges: [(start: Int, length: Int)] = []
+        for nal in nalUnits {
+            sample.writeInteger(UInt32(nal.readableBytes))
+            ranges.append((sample.writerIndex, nal.readableBytes))
+            sample.writeImmutableBuffer(nal)
+        }
+        var unit = AccessUnit(codec: codec, nalUnits: ranges.map { sample.getSlice(at: $0.start, length: $0.length)! },
+                              sample: sample, isKeyframe: isKeyframe, rtpTimestamp: rtpTimestamp)
+        unit.wallClock = wallClock
+        return unit
     }
 
     /// The sum of the NAL unit sizes (headers included, no prefixes).
@@ -36,6 +77,7 @@ public struct AccessUnit: Sendable {
     ///   (always true for the default of 4).
     public func avcc(lengthSize: Int = 4) -> ByteBuffer {
         precondition((1...4).contains(lengthSize), "AccessUnit.avcc: lengthSize must be 1, 2, 3 or 4, not \(lengthSize)")
+        if lengthSize == 4, let sampleBytes { return sampleBytes }
         let limit = lengthSize == 4 ? Int(UInt32.max) : (1 << (8 * lengthSize)) - 1
         var out = ByteBufferAllocator().buffer(capacity: byteCount + nalUnits.count * lengthSize)
         for nal in nalUnits {

@@ -19,9 +19,19 @@ struct DepacketizerCore: Sendable {
     // The unit being assembled.
     private var unitOpen = false
     private var unitTimestamp: UInt32 = 0
-    /// NAL units of the unit; may start with non-VCL units carried over from a unit without a picture.
-    private var nalUnits: [ByteBuffer] = []
+    /// The unit's NAL units in MP4 sample format (ISO/IEC 14496-15 §5.3.2: each after its size as a 4-byte
+    /// big-endian integer), after ``AccessUnit/sampleFrontRoom`` free bytes: copied here once as packets arrive
+    /// (fragments too), so that neither reassembly nor muxing copies them again. Never shared while the unit is
+    /// open, so that writing to it never copies it.
+    private var sample: ByteBuffer
+    /// Where each NAL unit is in `sample` (after its size field). May start with non-VCL units carried over
+    /// from a unit without a picture.
+    private var nalRanges: [(start: Int, length: Int)] = []
     private var unitBytes = 0
+    /// What the next unit's buffer is made for: recent pictures' sizes, so that it rarely grows; a keyframe's
+    /// size once the unit turns out to hold one (its parameter sets or its first slice come first).
+    private var pictureBytesEstimate = 4096
+    private var keyframeBytesEstimate = 16384
     private var hasPicture = false
     private var isKeyframe = false
     private var damaged = false
@@ -32,7 +42,8 @@ struct DepacketizerCore: Sendable {
     private var fragmenting = false
     private var fragmentType: UInt8 = 0
     private var fragmentHeader: (UInt8, UInt8) = (0, 0)
-    private var fragments: [ByteBuffer] = []
+    /// Where its size field is in `sample`; nil while the unit is damaged (nothing is kept).
+    private var fragmentStart: Int?
     private var fragmentBytes = 0
 
     /// Packets this far behind the last sequence number are late duplicates and ignored; further back
@@ -52,6 +63,7 @@ struct DepacketizerCore: Sendable {
     init(codec: VideoCodec, parameterSets: [[UInt8]]) {
         self.codec = codec
         self.store = ParameterSetStore(codec: codec)
+        self.sample = Self.sampleBuffer(capacity: pictureBytesEstimate)
         for set in parameterSets where !set.isEmpty {
             store.update(ByteBuffer(bytes: set))
         }
@@ -109,42 +121,82 @@ struct DepacketizerCore: Sendable {
         if damaging { damage() }
     }
 
+    /// The unit will be dropped: its bytes go now (carried-over units with it, as they would at its end).
     private mutating func damage() {
         damaged = true
         dropFragment()
+        clearSample()
+    }
+
+    private mutating func clearSample() {
+        sample.moveWriterIndex(to: AccessUnit.sampleFrontRoom)
+        nalRanges.removeAll(keepingCapacity: true)
+        unitBytes = 0
+    }
+
+    /// A fresh buffer for a unit: `capacity` bytes after the front room.
+    private static func sampleBuffer(capacity: Int) -> ByteBuffer {
+        var buffer = ByteBufferAllocator().buffer(capacity: AccessUnit.sampleFrontRoom + capacity)
+        buffer.moveWriterIndex(to: AccessUnit.sampleFrontRoom)
+        buffer.moveReaderIndex(to: AccessUnit.sampleFrontRoom)
+        return buffer
     }
 
     // MARK: - NAL units
 
-    /// Adds a complete NAL unit (header included). Empty units and access unit delimiters are dropped.
-    mutating func addNAL(_ nal: ByteBuffer) {
-        guard let type = NALUnitType.of(nal, codec: codec) else { return }
+    /// What a NAL unit of this type means for the unit being assembled.
+    private enum Kind { case delimiter, parameterSet, picture, other }
+
+    /// Notes what the type says (picture, keyframe); a keyframe's first sign makes room for a keyframe.
+    private mutating func classify(_ type: UInt8) -> Kind {
+        let kind: Kind
         switch codec {
         case .h264:
-            if type == NALUnitType.H264.accessUnitDelimiter { return }
+            if type == NALUnitType.H264.accessUnitDelimiter { return .delimiter }
             if type == NALUnitType.H264.sps || type == NALUnitType.H264.pps {
-                addPendingParameterSet(nal)
+                kind = .parameterSet
             } else if NALUnitType.H264.isVCL(type) {
                 hasPicture = true
                 if type == NALUnitType.H264.idrSlice { isKeyframe = true }
+                kind = .picture
+            } else {
+                kind = .other
             }
         case .h265:
-            if type == NALUnitType.H265.accessUnitDelimiter { return }
+            if type == NALUnitType.H265.accessUnitDelimiter { return .delimiter }
             if type == NALUnitType.H265.vps || type == NALUnitType.H265.sps || type == NALUnitType.H265.pps {
-                addPendingParameterSet(nal)
+                kind = .parameterSet
             } else if NALUnitType.H265.isVCL(type) {
                 hasPicture = true
                 if NALUnitType.H265.isIRAP(type) { isKeyframe = true }
+                kind = .picture
+            } else {
+                kind = .other
             }
         }
+        if (kind == .parameterSet || isKeyframe) && !damaged {
+            sample.reserveCapacity(AccessUnit.sampleFrontRoom + max(unitBytes, keyframeBytesEstimate) + 1024)
+        }
+        return kind
+    }
+
+    /// Adds a complete NAL unit (header included). Empty units and access unit delimiters are dropped.
+    mutating func addNAL(_ nal: ByteBuffer) {
+        guard let type = NALUnitType.of(nal, codec: codec) else { return }
+        switch classify(type) {
+        case .delimiter: return
+        case .parameterSet: addPendingParameterSet(nal)
+        case .picture, .other: break
+        }
         if damaged { return } // the unit will be dropped: keep no payload
-        unitBytes += nal.readableBytes
-        guard unitBytes <= Self.maxUnitBytes, nalUnits.count < Self.maxUnitNALs else {
+        guard unitBytes + nal.readableBytes <= Self.maxUnitBytes, nalRanges.count < Self.maxUnitNALs else {
             malformed(damaging: true)
-            nalUnits.removeAll()
             return
         }
-        nalUnits.append(nal)
+        sample.writeInteger(UInt32(nal.readableBytes))
+        nalRanges.append((sample.writerIndex, nal.readableBytes))
+        sample.writeImmutableBuffer(nal)
+        unitBytes += nal.readableBytes
     }
 
     private mutating func addPendingParameterSet(_ nal: ByteBuffer) {
@@ -160,18 +212,23 @@ struct DepacketizerCore: Sendable {
         if fragmenting {
             malformed(damaging: true) // the previous fragmented unit never ended
         }
-        if end {
-            fragmentHeader = header
-            fragments = [payload]
-            fragmentBytes = payload.readableBytes
-            finishFragment()
-            return
-        }
         fragmenting = true
         fragmentType = type
         fragmentHeader = header
-        fragments = [payload]
         fragmentBytes = payload.readableBytes
+        if (codec == .h264 && type == NALUnitType.H264.idrSlice) || (codec == .h265 && NALUnitType.H265.isIRAP(type)) {
+            _ = classify(type) // a keyframe's first fragment: make room for all of it now
+        }
+        if damaged {
+            fragmentStart = nil
+        } else {
+            fragmentStart = sample.writerIndex
+            sample.writeInteger(UInt32(0)) // the size, once known
+            sample.writeInteger(header.0)
+            if codec == .h265 { sample.writeInteger(header.1) }
+            sample.writeImmutableBuffer(payload)
+        }
+        if end { finishFragment() }
     }
 
     /// A middle or last fragment.
@@ -185,31 +242,44 @@ struct DepacketizerCore: Sendable {
             malformed(damaging: true)
             return
         }
-        fragments.append(payload)
         fragmentBytes += payload.readableBytes
-        guard fragmentBytes <= Self.maxNALBytes else {
+        guard fragmentBytes <= Self.maxNALBytes, unitBytes + fragmentBytes <= Self.maxUnitBytes else {
             malformed(damaging: true)
             return
         }
+        if fragmentStart != nil { sample.writeImmutableBuffer(payload) }
         if end { finishFragment() }
     }
 
-    /// Copies the fragments once into one buffer holding the NAL unit.
+    /// The reassembled NAL unit is already in place: its size is filled in, and it counts as added.
     private mutating func finishFragment() {
-        let headerLength = codec == .h264 ? 1 : 2
-        var nal = ByteBufferAllocator().buffer(capacity: headerLength + fragmentBytes)
-        nal.writeInteger(fragmentHeader.0)
-        if headerLength == 2 { nal.writeInteger(fragmentHeader.1) }
-        for var fragment in fragments {
-            nal.writeBuffer(&fragment)
+        let start = fragmentStart
+        let length = (codec == .h264 ? 1 : 2) + fragmentBytes
+        fragmenting = false
+        fragmentStart = nil
+        fragmentBytes = 0
+        let kind = classify(fragmentType)
+        guard !damaged, let start else { return }
+        let nal = start + 4
+        if kind == .delimiter || nalRanges.count >= Self.maxUnitNALs || unitBytes + length > Self.maxUnitBytes {
+            sample.moveWriterIndex(to: start)
+            if kind != .delimiter { malformed(damaging: true) }
+            return
         }
-        dropFragment()
-        addNAL(nal)
+        sample.setInteger(UInt32(length), at: start)
+        if kind == .parameterSet {
+            // Its own copy: a slice would share `sample`, and the next write would then copy all of it.
+            addPendingParameterSet(ByteBuffer(bytes: sample.readableBytesView[nal..<(nal + length)]))
+        }
+        nalRanges.append((nal, length))
+        unitBytes += length
     }
 
+    /// Forgets the fragmented NAL unit being reassembled, and its bytes.
     private mutating func dropFragment() {
+        if fragmenting, let start = fragmentStart { sample.moveWriterIndex(to: start) }
         fragmenting = false
-        fragments.removeAll(keepingCapacity: true)
+        fragmentStart = nil
         fragmentBytes = 0
     }
 
@@ -230,32 +300,38 @@ struct DepacketizerCore: Sendable {
         guard picture || wasDamaged else {
             // Only parameter sets, SEI and the like: a sender that gives them their own timestamp or
             // marker. Carry them into the next unit, which holds the picture they belong to.
-            if unitBytes > Self.maxUnitBytes / 4 || nalUnits.count > Self.maxCarriedNALs {
-                nalUnits.removeAll(keepingCapacity: true)
-                unitBytes = 0
+            if unitBytes > Self.maxUnitBytes / 4 || nalRanges.count > Self.maxCarriedNALs {
+                clearSample()
             }
             return
         }
         // A damaged unit counts as a dropped picture even when the lost part hid what it was.
         applyPendingParameterSets()
-        let units = nalUnits
-        nalUnits.removeAll(keepingCapacity: false)
-        unitBytes = 0
         if wasDamaged {
             statistics.droppedUnits += 1
             waitingForKeyframe = true
+            clearSample()
             return
         }
         if waitingForKeyframe && !keyframe {
             statistics.droppedUnits += 1
+            clearSample()
             return
         }
         if keyframe {
             waitingForKeyframe = false
             statistics.keyframes += 1
+            keyframeBytesEstimate = unitBytes + unitBytes / 4
+        } else {
+            // Recent pictures, the larger ones weighing more: a buffer that must grow copies what it holds.
+            pictureBytesEstimate = max(unitBytes + unitBytes / 2, pictureBytesEstimate - pictureBytesEstimate / 8)
         }
         statistics.accessUnits += 1
-        out.append(AccessUnit(codec: codec, nalUnits: units, isKeyframe: keyframe, rtpTimestamp: unitTimestamp))
+        let nalUnits = nalRanges.map { sample.getSlice(at: $0.start, length: $0.length)! }
+        out.append(AccessUnit(codec: codec, nalUnits: nalUnits, sample: sample, isKeyframe: keyframe, rtpTimestamp: unitTimestamp))
+        sample = Self.sampleBuffer(capacity: min(pictureBytesEstimate + 1024, Self.maxUnitBytes))
+        nalRanges.removeAll(keepingCapacity: true)
+        unitBytes = 0
     }
 
     private mutating func applyPendingParameterSets() {
@@ -285,8 +361,7 @@ struct DepacketizerCore: Sendable {
         applyPendingParameterSets()
         dropFragment()
         unitOpen = false
-        nalUnits.removeAll()
-        unitBytes = 0
+        clearSample()
         hasPicture = false
         isKeyframe = false
         damaged = false

@@ -197,7 +197,8 @@ public struct DemoUpstream: Upstream {
                 origin = now
                 sinceOrigin = 0
             }
-            var unit = clip.units[index]
+            // A fresh copy, as a depacketizer hands out each picture once (the live muxer writes around it).
+            var unit = clip.units[index].packed()
             unit.rtpTimestamp = UInt32(truncatingIfNeeded: timestamp)
             unit.wallClock = Date()
             onEvent(.media(.video(MediaFrame(accessUnit: unit, trackIndex: 0, timestamp: timestamp, clockRate: 90_000,

@@ -356,7 +356,8 @@ final class LiveStream: @unchecked Sendable {
             do {
                 // The init segment comes out with the first keyframe.
                 var created = try FragmentedMP4Muxer(video: newFormat, audio: nil, policy: .everyFrame)
-                created.fragmentHeadroom = framing.headroom
+                created.fragmentPrefix = framing.prefix
+                created.writesInPlace = true
                 muxer = created
             } catch {
                 logger.error("cannot mux this stream: \(error)")
@@ -407,10 +408,8 @@ final class LiveStream: @unchecked Sendable {
                 if let format {
                     messages.append((.initialization(segment: bytes, mimeType: mimeType, format: format), targets))
                 }
-            case .fragment(let bare, let info):
-                // Framed once here, for every viewer. (Still a copy of the fragment: the buffer is shared with
-                // `outputs` at this point, so writing the header into the muxer's headroom copies it on write.)
-                let bytes = framing.wrap(bare)
+            case .fragment(let bytes, let info):
+                // Framed already (the muxer's prefix), once for every viewer.
                 if info.startsWithKeyframe {
                     gop = [bytes]
                     gopBytes = bytes.readableBytes

@@ -29,8 +29,12 @@ public struct FragmentedMP4Muxer: Sendable {
     public static let audioTrackID: UInt32 = 2
 
     public let policy: FragmentPolicy
-    /// Bytes kept free in front of each fragment (``MP4Boxes/fragment(sequenceNumber:runs:headroom:)``).
-    public var fragmentHeadroom = 0
+    /// Written in front of every fragment (a transport's header): ``FragmentPrefix``.
+    public var fragmentPrefix: FragmentPrefix?
+    /// A fragment of one video sample is written around the picture's bytes where the depacketizer put them,
+    /// its header in the room left in front of them (``SampleFrontRoom``): no copy of the picture. For the live
+    /// muxer (one per stream; a second muxer of the same units finds the room taken and copies).
+    public var writesInPlace = false
     public private(set) var videoFormat: VideoFormat
     public let audioFormat: AudioFormat?
     public private(set) var statistics = MuxerStatistics()
@@ -117,12 +121,13 @@ public struct FragmentedMP4Muxer: Sendable {
             }
         }
         latestVideoTimestamp = timestamp
-        let data = Self.sampleData(unit, format: videoFormat)
+        let (data, frontRoom) = Self.sampleData(unit, format: videoFormat)
         guard data.readableBytes > 0 else {
             statistics.skippedEmptyUnits += 1
             return outputs
         }
-        for sample in videoTimeline.push(timestamp: timestamp, isSync: unit.isKeyframe, data: data) {
+        for sample in videoTimeline.push(timestamp: timestamp, isSync: unit.isKeyframe, data: data,
+                                         frontRoom: writesInPlace ? frontRoom : nil) {
             outputs += take(video: sample)
         }
         updateTimelineStatistics()
@@ -238,7 +243,12 @@ public struct FragmentedMP4Muxer: Sendable {
         if let first = audio.first {
             runs.append((Self.audioTrackID, first.decodeTime + shift, audio.map(\.sample)))
         }
-        let bytes = MP4Boxes.fragment(sequenceNumber: sequenceNumber, runs: runs, headroom: fragmentHeadroom)
+        var inPlace: ByteBuffer?
+        if writesInPlace, runs.count == 1, runs[0].trackID == Self.videoTrackID {
+            inPlace = MP4Boxes.writeFragmentInPlace(sequenceNumber: sequenceNumber, run: runs[0], prefix: fragmentPrefix)
+        }
+        if inPlace != nil { statistics.fragmentsInPlace += 1 }
+        let bytes = inPlace ?? MP4Boxes.fragment(sequenceNumber: sequenceNumber, runs: runs, prefix: fragmentPrefix)
 
         let videoDuration = videoRun.reduce(0.0) { $0 + Double($1.sample.duration) } / videoTimescale
         let audioDuration = audio.reduce(0.0) { $0 + Double($1.sample.duration) } / audioTimescale
@@ -322,8 +332,10 @@ public struct FragmentedMP4Muxer: Sendable {
 
     /// The access unit as MP4 sample data: 4-byte NAL unit lengths (ISO/IEC 14496-15 §5.3.2, the avcC /
     /// hvcC lengthSizeMinusOne is 3), without access unit delimiters and without parameter sets that are
-    /// already in the sample entry (for `hvc1`, ISO/IEC 14496-15 §8.4.1 wants them there only).
-    static func sampleData(_ unit: AccessUnit, format: VideoFormat) -> ByteBuffer {
+    /// already in the sample entry (for `hvc1`, ISO/IEC 14496-15 §8.4.1 wants them there only). The unit's own
+    /// sample bytes when nothing is left out (no copy), with their front room; a copy otherwise (a keyframe
+    /// that repeats its parameter sets: once per GOP).
+    static func sampleData(_ unit: AccessUnit, format: VideoFormat) -> (ByteBuffer, SampleFrontRoom?) {
         var kept: [ByteBuffer] = []
         kept.reserveCapacity(unit.nalUnits.count)
         for nal in unit.nalUnits where nal.readableBytes > 0 {
@@ -337,8 +349,11 @@ public struct FragmentedMP4Muxer: Sendable {
             }
             kept.append(nal)
         }
+        if kept.count == unit.nalUnits.count, let bytes = unit.sampleBytes {
+            return (bytes, unit.frontRoom)
+        }
         var filtered = unit
         filtered.nalUnits = kept
-        return filtered.avcc()
+        return (filtered.avcc(), nil)
     }
 }

@@ -12,10 +12,9 @@ extension MP4Boxes {
     static let sampleFlagsPresent: UInt32 = 0x00_0400
     static let sampleCompositionTimeOffsetsPresent: UInt32 = 0x00_0800
 
-    static func writeFragment(
-        sequenceNumber: UInt32, runs: [(trackID: UInt32, baseMediaDecodeTime: UInt64, samples: [MP4Sample])],
-        headroom: Int = 0
-    ) -> ByteBuffer {
+    typealias Run = (trackID: UInt32, baseMediaDecodeTime: UInt64, samples: [MP4Sample])
+
+    static func writeFragment(sequenceNumber: UInt32, runs: [Run], prefix: FragmentPrefix? = nil) -> ByteBuffer {
         let sortedRuns = runs.enumerated()
             .sorted { ($0.element.trackID, $0.offset) < ($1.element.trackID, $1.offset) }
             .map(\.element)
@@ -26,14 +25,47 @@ extension MP4Boxes {
             sampleCount += run.samples.count
             for sample in run.samples { payloadSize += sample.data.readableBytes }
         }
+        let room = prefix?.maxBytes ?? 0
+        var buffer = ByteBufferAllocator().buffer(capacity: room + 80 + 80 * sortedRuns.count + 16 * sampleCount + payloadSize)
+        buffer.moveWriterIndex(to: room)
+        buffer.moveReaderIndex(to: room)
+        writeFragmentHeader(into: &buffer, sequenceNumber: sequenceNumber, runs: sortedRuns, payloadSize: payloadSize)
+        for run in sortedRuns {
+            for sample in run.samples { buffer.writeImmutableBuffer(sample.data) }
+        }
+        prefix?.apply(to: &buffer)
+        return buffer
+    }
+
+    /// The fragment of one video sample written around the sample's bytes where they are: its header goes
+    /// into the free room in front of them (``SampleFrontRoom``), so the picture is not copied. nil when the
+    /// sample has no such room, the room is too small, or another muxer claimed it first: then
+    /// ``writeFragment(sequenceNumber:runs:prefix:)`` copies, as it always did.
+    static func writeFragmentInPlace(sequenceNumber: UInt32, run: Run, prefix: FragmentPrefix?) -> ByteBuffer? {
+        guard run.samples.count == 1, let room = run.samples[0].frontRoom else { return nil }
+        var data = run.samples[0].data
+        // The room is the bytes before the sample's own start, nothing the sample's other readers look at.
+        guard data.readerIndex == room.bytes else { return nil }
+        let prefixRoom = prefix?.maxBytes ?? 0
+        var header = ByteBufferAllocator().buffer(capacity: prefixRoom + 160)
+        header.moveWriterIndex(to: prefixRoom)
+        header.moveReaderIndex(to: prefixRoom)
+        writeFragmentHeader(into: &header, sequenceNumber: sequenceNumber, runs: [run], payloadSize: data.readableBytes)
+        if let prefix {
+            let bytes = prefix.make(header.readableBytes + data.readableBytes)
+            guard bytes.count <= prefixRoom else { return nil }
+            header.moveReaderIndex(to: header.readerIndex - bytes.count)
+            header.setBytes(bytes, at: header.readerIndex)
+        }
+        guard header.readableBytes <= room.bytes, room.claim() else { return nil }
+        data.prependIntoClaimedFrontRoom(header)
+        return data
+    }
+
+    /// moof, then the mdat's header, for `runs` (sorted, none empty) whose samples' bytes follow.
+    private static func writeFragmentHeader(into buffer: inout ByteBuffer, sequenceNumber: UInt32, runs: [Run], payloadSize: Int) {
         // A payload that does not fit a 32-bit box size takes the 64-bit largesize form (§4.2).
         let mdatHeaderSize = payloadSize + 8 > Int(UInt32.max) ? 16 : 8
-        var buffer = ByteBufferAllocator().buffer(capacity: headroom + 64 + 80 * sortedRuns.count + 16 * sampleCount + payloadSize + mdatHeaderSize)
-        if headroom > 0 {
-            buffer.moveWriterIndex(to: headroom)
-            buffer.moveReaderIndex(to: headroom)
-        }
-
         let moofStart = buffer.writerIndex
         // Where each run's data_offset field is, and where its samples start within the mdat payload.
         var dataOffsetFields: [(position: Int, payloadOffset: Int)] = []
@@ -41,7 +73,7 @@ extension MP4Boxes {
             // §8.8.5 MovieFragmentHeaderBox
             moof.writeFullBox(FourCC("mfhd"), version: 0, flags: 0) { $0.writeInteger(sequenceNumber) }
             var payloadOffset = 0
-            for run in sortedRuns {
+            for run in runs {
                 let field = writeTrackFragment(into: &moof, run)
                 dataOffsetFields.append((field, payloadOffset))
                 for sample in run.samples { payloadOffset += sample.data.readableBytes }
@@ -63,17 +95,11 @@ extension MP4Boxes {
             buffer.writeInteger(UInt32(payloadSize + 8))
             buffer.writeInteger(FourCC("mdat").rawValue)
         }
-        for run in sortedRuns {
-            for sample in run.samples { buffer.writeImmutableBuffer(sample.data) }
-        }
-        return buffer
     }
 
     /// ISO/IEC 14496-12 §8.8.6 TrackFragmentBox for one run. Returns the writer position of the trun's
     /// data_offset field, to be patched once the moof's size is known.
-    static func writeTrackFragment(
-        into buffer: inout ByteBuffer, _ run: (trackID: UInt32, baseMediaDecodeTime: UInt64, samples: [MP4Sample])
-    ) -> Int {
+    static func writeTrackFragment(into buffer: inout ByteBuffer, _ run: Run) -> Int {
         var dataOffsetPosition = 0
         buffer.writeBox(FourCC("traf")) { traf in
             // §8.8.7 TrackFragmentHeaderBox: only default-base-is-moof; every sample carries its own values.
@@ -99,5 +125,21 @@ extension MP4Boxes {
             }
         }
         return dataOffsetPosition
+    }
+}
+
+extension ByteBuffer {
+    /// Puts `header` just in front of the reader index and moves the reader index back over it, without the
+    /// copy-on-write a shared storage would take: only for room claimed through ``SampleFrontRoom``, which no
+    /// other value sharing this storage reads or writes (their bytes all lie after it).
+    fileprivate mutating func prependIntoClaimedFrontRoom(_ header: ByteBuffer) {
+        let count = header.readableBytes
+        precondition(count <= readerIndex, "the header (\(count) bytes) does not fit the front room (\(readerIndex))")
+        let start = readerIndex - count
+        withVeryUnsafeBytes { storage in
+            let target = UnsafeMutableRawPointer(mutating: storage.baseAddress!) + start
+            header.withUnsafeReadableBytes { target.copyMemory(from: $0.baseAddress!, byteCount: count) }
+        }
+        moveReaderIndex(to: start)
     }
 }

@@ -17,13 +17,12 @@ public enum MP4Boxes {
     }
 
     /// moof + mdat: one traf per run, runs in trackID order, data_offset pointing into the one mdat.
-    /// Runs without samples are left out. `headroom`: bytes kept free before the moof (in front of the
-    /// buffer's reader index), where a transport can put its own header without copying the fragment.
+    /// Runs without samples are left out. `prefix`: bytes written in front of the moof (a transport's header).
     public static func fragment(
         sequenceNumber: UInt32, runs: [(trackID: UInt32, baseMediaDecodeTime: UInt64, samples: [MP4Sample])],
-        headroom: Int = 0
+        prefix: FragmentPrefix? = nil
     ) -> ByteBuffer {
-        writeFragment(sequenceNumber: sequenceNumber, runs: runs, headroom: headroom)
+        writeFragment(sequenceNumber: sequenceNumber, runs: runs, prefix: prefix)
     }
 
     /// 'video/mp4; codecs="avc1.64001f,mp4a.40.2"' for MediaSource.isTypeSupported / addSourceBuffer

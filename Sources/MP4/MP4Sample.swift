@@ -1,3 +1,4 @@
+import H26x
 import NIOCore
 
 /// One sample of a track run (ISO/IEC 14496-12 §8.8.8 TrackRunBox entry).
@@ -10,12 +11,17 @@ public struct MP4Sample: Sendable {
     public var compositionTimeOffset: Int32
     /// A sync sample (an IDR/IRAP picture; every AAC frame).
     public var isSync: Bool
+    /// Free bytes in front of `data` a muxer may claim to write its fragment's header without copying `data`
+    /// (``AccessUnit/frontRoom``); nil when `data` has none.
+    public var frontRoom: SampleFrontRoom?
 
-    public init(data: ByteBuffer, duration: UInt32, compositionTimeOffset: Int32 = 0, isSync: Bool) {
+    public init(data: ByteBuffer, duration: UInt32, compositionTimeOffset: Int32 = 0, isSync: Bool,
+                frontRoom: SampleFrontRoom? = nil) {
         self.data = data
         self.duration = duration
         self.compositionTimeOffset = compositionTimeOffset
         self.isSync = isSync
+        self.frontRoom = frontRoom
     }
 
     /// ISO/IEC 14496-12 §8.8.3.1 sample_flags for this sample: a sync sample depends on no other

@@ -6,6 +6,8 @@ public struct MuxerStatistics: Sendable, Equatable {
     public var audioFrames: Int = 0
     /// Fragments (moof + mdat) emitted.
     public var fragments: Int = 0
+    /// Of those, written around the picture's bytes where they were, with no copy (`writesInPlace`).
+    public var fragmentsInPlace: Int = 0
     /// Bytes emitted: initialization segments and fragments.
     public var bytes: Int = 0
     /// The end of the media written, in seconds of file time (the later of the video and audio ends).

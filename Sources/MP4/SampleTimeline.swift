@@ -1,3 +1,4 @@
+import H26x
 import NIOCore
 
 /// Turns a track's presentation timestamps (RTP timestamps already extended to 64 bits by the caller, in the
@@ -70,6 +71,7 @@ public struct SampleTimeline: Sendable {
         var decode: Int64?
         var isSync: Bool
         var data: ByteBuffer
+        var frontRoom: SampleFrontRoom?
     }
 
     private static let windowSize = 64
@@ -107,7 +109,7 @@ public struct SampleTimeline: Sendable {
 
     /// Feeds one sample in decode order (the order it arrived in). Returns the samples whose duration is
     /// now known: usually the previous one.
-    public mutating func push(timestamp: Int64, isSync: Bool, data: ByteBuffer) -> [TimedSample] {
+    public mutating func push(timestamp: Int64, isSync: Bool, data: ByteBuffer, frontRoom: SampleFrontRoom? = nil) -> [TimedSample] {
         if origin == nil { origin = timestamp }
         var presentation = convert(timestamp &- origin!) &+ offset
 
@@ -140,7 +142,7 @@ public struct SampleTimeline: Sendable {
         let keep = max(Self.windowSize, pending.count + 1, statistics.reorderDepth + 2)
         if window.count > keep { window.removeFirst(window.count - keep) }
         maxPresentation = max(maxPresentation ?? presentation, presentation)
-        pending.append(Pending(presentation: presentation, decode: nil, isSync: isSync, data: data))
+        pending.append(Pending(presentation: presentation, decode: nil, isSync: isSync, data: data, frontRoom: frontRoom))
 
         if started {
             assignDecodeTimeToNewest()
@@ -261,7 +263,7 @@ public struct SampleTimeline: Sendable {
             decodeTime: UInt64(max(0, decode)),
             sample: MP4Sample(
                 data: sample.data, duration: UInt32(clamping: max(1, duration)),
-                compositionTimeOffset: Int32(clamping: offset), isSync: sample.isSync))
+                compositionTimeOffset: Int32(clamping: offset), isSync: sample.isSync, frontRoom: sample.frontRoom))
     }
 
     private mutating func recordDuration(_ duration: Int64) {

@@ -4,8 +4,9 @@
 //
 // Prints MB/s (median of N runs) for: the RTSP stream decoder on the raw interleaved bytes (fed in
 // 4 KiB reads, as TCP delivers them); RTP parsing plus the H.264/H.265 depacketizer; the whole
-// pipeline; the fMP4 muxer (file fragments of 2 s, and live fragments of one frame) on the access
-// units of the capture; and a plain memcpy of the same bytes for scale.
+// pipeline; the fMP4 muxer (file fragments of 2 s, and live fragments of one frame, copied together or
+// written in place around each picture as the hub's live path does) on the access units of the capture;
+// and a plain memcpy of the same bytes for scale.
 import Foundation
 import H26x
 import MP4
@@ -149,13 +150,21 @@ let muxFormat: VideoFormat? = {
 }()
 let accessUnitBytes = accessUnits.reduce(0) { $0 + $1.unit.byteCount }
 
-func mux(_ policy: FragmentedMP4Muxer.FragmentPolicy) -> Int {
+/// Fresh copies of the access units, one set per repeat, made before each timed run of the in-place live mux:
+/// the room in front of a picture can be claimed once (as the hub's live muxer does, once per picture).
+nonisolated(unsafe) var freshUnits: [[(unit: AccessUnit, timestamp: Int64)]] = []
+func prepareFreshUnits() {
+    freshUnits = (0..<max(1, repeats)).map { _ in accessUnits.map { ($0.unit.packed(), $0.timestamp) } }
+}
+
+func mux(_ policy: FragmentedMP4Muxer.FragmentPolicy, inPlace: Bool = false) -> Int {
     guard let muxFormat else { return 0 }
     var written = 0
     let span = (accessUnits.last?.timestamp ?? 0) - (accessUnits.first?.timestamp ?? 0) + 3600
     for round in 0..<max(1, repeats) {
         var muxer = try! FragmentedMP4Muxer(video: muxFormat, policy: policy)
-        for (unit, timestamp) in accessUnits {
+        muxer.writesInPlace = inPlace
+        for (unit, timestamp) in inPlace ? freshUnits[round] : accessUnits {
             for output in muxer.appendVideo(unit, timestamp: timestamp + Int64(round) * span) {
                 if case .fragment(let bytes, _) = output { written += bytes.readableBytes }
             }
@@ -187,17 +196,22 @@ func copyBytes() -> Int {
 
 struct Row: Codable { var name: String; var megabytesPerSecond: Double; var bytes: Int }
 var rows: [Row] = []
-for (name, bytes, body) in [
-    ("memcpy (scale)", streamBytes, copyBytes as () -> Int),
-    ("RTSP stream decoder", streamBytes, decodeStream),
-    ("RTP parse + depacketizer", rtpBytes, depacketize),
-    ("whole pipeline", streamBytes, pipeline),
-    ("fMP4 mux, 2 s fragments", accessUnitBytes, { mux(.duration(seconds: 2)) }),
-    ("fMP4 mux, live (per frame)", accessUnitBytes, { mux(.everyFrame) }),
+let noPreparation: () -> Void = {}
+for (name, bytes, body, prepare) in [
+    ("memcpy (scale)", streamBytes, copyBytes as () -> Int, noPreparation),
+    ("RTSP stream decoder", streamBytes, decodeStream, noPreparation),
+    ("RTP parse + depacketizer", rtpBytes, depacketize, noPreparation),
+    ("whole pipeline", streamBytes, pipeline, noPreparation),
+    ("fMP4 mux, 2 s fragments", accessUnitBytes, { mux(.duration(seconds: 2)) }, noPreparation),
+    ("fMP4 mux, live (per frame)", accessUnitBytes, { mux(.everyFrame) }, noPreparation),
+    // The hub's live path: each fragment's header written in front of the picture where it lies.
+    ("fMP4 mux, live in place", accessUnitBytes, { mux(.everyFrame, inPlace: true) }, prepareFreshUnits),
 ] {
+    prepare()
     _ = body()  // warm up
     var rates: [Double] = []
     for _ in 0..<runs {
+        prepare()
         let (seconds, _) = measure(body)
         rates.append(Double(bytes * repeats) / seconds / 1e6)
     }

@@ -42,7 +42,7 @@ struct H264DepacketizerTests {
         #expect(d.statistics == stats(accessUnits: 2, keyframes: 1, droppedUnits: 2))
     }
 
-    @Test("STAP-A: the units are zero-copy slices of the payload; AUD and empty units are dropped")
+    @Test("STAP-A: the units are copied once, into the unit's sample bytes; AUD and empty units are dropped")
     func stapA() throws {
         var d = H264Depacketizer()
         #expect(d.format == nil)
@@ -54,10 +54,12 @@ struct H264DepacketizerTests {
         let unit = try #require(units.first)
         #expect(unit.nalBytes == [sps, pps, idr])
         #expect(unit.isKeyframe)
-        // Slices share the packet's storage.
-        let base = buffer.withUnsafeReadableBytes { UInt(bitPattern: $0.baseAddress) }
+        // Slices of the sample bytes (4-byte sizes, room in front for the live muxer), not of the packet.
+        #expect(unit.sampleIsConsistent)
+        let packet = buffer.withUnsafeReadableBytes { UInt(bitPattern: $0.baseAddress) }
         let idrAddress = unit.nalUnits[2].withUnsafeReadableBytes { UInt(bitPattern: $0.baseAddress) }
-        #expect(idrAddress == base + UInt(payload.count - idr.count))
+        #expect(idrAddress < packet || idrAddress >= packet + UInt(payload.count))
+        #expect(unit.avcc().bytes == unit.sampleBytes?.bytes)
         #expect(d.formatChanged)
         #expect(d.format?.width == 1280)
         #expect(d.statistics.malformedPackets == 0)
@@ -72,6 +74,7 @@ struct H264DepacketizerTests {
         let units = d.push(packets, firstSequence: 100)
         #expect(units.count == 1)
         #expect(units.first?.nalBytes == [idr])
+        #expect(units.first?.sampleIsConsistent == true)
         #expect(units.first?.isKeyframe == true)
         #expect(d.statistics.malformedPackets == 0)
     }
@@ -86,6 +89,7 @@ struct H264DepacketizerTests {
             let last = [indicator, 0x40 | 5] + idr[split...]
             let units = d.push([(first, 7, false), (last, 7, true)], firstSequence: 65535)
             #expect(units.first?.nalBytes == [idr], "split at \(split)")
+            #expect(units.first?.sampleIsConsistent == true, "split at \(split)")
         }
     }
 
@@ -138,6 +142,7 @@ struct H264DepacketizerTests {
         // P pictures after the loss are dropped, the next IDR restarts the stream.
         units = d.push([(NAL.slice(), 6000, true), (NAL.slice(), 9000, true), (NAL.idr(), 12000, true), (NAL.slice(), 15000, true)], firstSequence: 5)
         #expect(units.map(\.rtpTimestamp) == [12000, 15000])
+        #expect(units.allSatisfy { $0.sampleIsConsistent }, "nothing of the damaged unit is left in the next ones")
         #expect(d.statistics == stats(accessUnits: 3, keyframes: 2, droppedUnits: 3, lossEvents: 1))
     }
 
@@ -215,6 +220,7 @@ struct H264DepacketizerTests {
         #expect(d.format == nil) // applied with the picture
         units = d.push([(NAL.idr(), 3000, true)], firstSequence: 2)
         #expect(units.first?.nalBytes == [sps, pps, NAL.idr()])
+        #expect(units.first?.sampleIsConsistent == true)
         #expect(units.first?.rtpTimestamp == 3000)
         #expect(d.format != nil && d.formatChanged)
         #expect(d.statistics.droppedUnits == 0)

@@ -41,6 +41,7 @@ struct RealRTPStreamTests {
         for packet in Self.h264Packets { units += d.push(packet) }
         units += d.flush()
         #expect(units.map(\.nalBytes) == expected)
+        #expect(units.allSatisfy { $0.sampleIsConsistent })
         #expect(units.map(\.isKeyframe) == [true, false, false, true, false, false])
         #expect(Set(units.map(\.rtpTimestamp)).count == 6)
         #expect(d.statistics == stats(accessUnits: 6, keyframes: 2))
@@ -65,6 +66,7 @@ struct RealRTPStreamTests {
         for packet in Self.h265Packets { units += d.push(packet) }
         units += d.flush()
         #expect(units.map(\.nalBytes) == expected)
+        #expect(units.allSatisfy { $0.sampleIsConsistent })
         #expect(units.map(\.isKeyframe) == [true, false, false, true, false])
         #expect(d.statistics == stats(accessUnits: 5, keyframes: 2))
         let format = try #require(d.format)

@@ -45,6 +45,24 @@ extension ByteBuffer {
 
 extension AccessUnit {
     var nalBytes: [[UInt8]] { nalUnits.map(\.bytes) }
+
+    /// What a depacketizer's unit promises: its sample bytes are its NAL units each after a 4-byte size, after
+    /// `sampleFrontRoom` free bytes, and the NAL units are slices of those very bytes (copied once, not twice).
+    var sampleIsConsistent: Bool {
+        guard let sample = sampleBytes, let room = frontRoom else { return false }
+        var expected: [UInt8] = []
+        for nal in nalUnits {
+            let size = nal.readableBytes
+            expected += [UInt8(truncatingIfNeeded: size >> 24), UInt8(truncatingIfNeeded: size >> 16),
+                         UInt8(truncatingIfNeeded: size >> 8), UInt8(truncatingIfNeeded: size)] + nal.bytes
+        }
+        let base = sample.withVeryUnsafeBytes { UInt(bitPattern: $0.baseAddress) }
+        let inside = nalUnits.allSatisfy { nal in
+            let address = nal.withUnsafeReadableBytes { UInt(bitPattern: $0.baseAddress) }
+            return address >= base + UInt(sample.readerIndex) && address + UInt(nal.readableBytes) <= base + UInt(sample.writerIndex)
+        }
+        return sample.bytes == expected && room.bytes == AccessUnit.sampleFrontRoom && sample.readerIndex == room.bytes && inside
+    }
 }
 
 extension VideoDepacketizer {

@@ -5,7 +5,7 @@ import MP4
 import NIOCore
 import Testing
 
-@Suite("Live fragments pre-framed as WebSocket messages, once for every viewer")
+@Suite("Live fragments written around the picture where it lies, pre-framed as WebSocket messages")
 struct LiveFragmentFramingTests {
     /// RFC 6455 §5.2, as a browser reads it: FIN + opcode, then the 7-, 16- or 64-bit length.
     func unframe(_ buffer: ByteBuffer) -> (fin: Bool, opcode: UInt8, masked: Bool, payload: [UInt8])? {
@@ -27,67 +27,63 @@ struct LiveFragmentFramingTests {
     @Test(arguments: [0, 1, 125, 126, 127, 65_535, 65_536, 300_000])
     func everyLengthFormRoundTrips(length: Int) throws {
         let payload = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31) }
-        for headroom in [0, 10] {
-            var fragment = ByteBufferAllocator().buffer(capacity: headroom + length)
-            fragment.moveWriterIndex(to: headroom)
-            fragment.moveReaderIndex(to: headroom)
-            fragment.writeBytes(payload)
-            let framed = try #require(unframe(LiveFragmentFraming.webSocketBinary.wrap(fragment)))
-            #expect(framed.fin && framed.opcode == 0x2 && !framed.masked)
-            #expect(framed.payload == payload)
-        }
+        let header = LiveFragmentFraming.webSocketBinaryHeader(length: length)
+        #expect(header.count <= LiveFragmentFraming.maxHeaderBytes)
+        let framed = try #require(unframe(ByteBuffer(bytes: header + payload)))
+        #expect(framed.fin && framed.opcode == 0x2 && !framed.masked)
+        #expect(framed.payload == payload)
+        #expect(LiveFragmentFraming.none.prefix == nil)
     }
 
-    @Test func withHeadroomTheHeaderGoesInPlaceAndNothingIsCopied() {
-        var fragment = ByteBufferAllocator().buffer(capacity: 10 + 1000)
-        fragment.moveWriterIndex(to: 10)
-        fragment.moveReaderIndex(to: 10)
-        fragment.writeBytes([UInt8](repeating: 7, count: 1000))
-        let storage = fragment.withVeryUnsafeBytes { Int(bitPattern: $0.baseAddress) }
-        // Handed over, as the live stream does with what the muxer returns: the only reference.
-        let framed = LiveFragmentFraming.webSocketBinary.wrap(consume fragment)
-        // 1000 bytes take a 4-byte header, written into the 10 free bytes: same storage, reader index moved back.
-        #expect(framed.readerIndex == 6)
-        #expect(framed.withVeryUnsafeBytes { Int(bitPattern: $0.baseAddress) } == storage)
-    }
-
-    @Test func aSharedFragmentIsCopiedNotChangedUnderItsOtherHolders() {
-        var fragment = ByteBufferAllocator().buffer(capacity: 10 + 3)
-        fragment.moveWriterIndex(to: 10)
-        fragment.moveReaderIndex(to: 10)
-        fragment.writeBytes([1, 2, 3])
-        let framed = LiveFragmentFraming.webSocketBinary.wrap(fragment)
-        #expect(Array(framed.readableBytesView) == [0x82, 3, 1, 2, 3])
-        #expect(Array(fragment.readableBytesView) == [1, 2, 3])
-    }
-
-    @Test func bareFramingLeavesTheFragmentAlone() {
-        let fragment = ByteBuffer(bytes: [1, 2, 3])
-        #expect(LiveFragmentFraming.none.wrap(fragment) == fragment)
-        #expect(LiveFragmentFraming.none.headroom == 0)
-    }
-
-    /// The muxer leaves the room: a live fragment from it is framed without a copy and is byte for byte
-    /// the fragment a muxer without headroom writes.
-    @Test func theMuxersHeadroomTakesTheHeader() throws {
+    /// The demo clip's pictures as a depacketizer hands them out: each in its own sample bytes, room in front.
+    func pictures() throws -> (format: VideoFormat, units: [AccessUnit]) {
         let clip = try DemoUpstream.loadClip(DemoUpstream.bundledClip)
-        let format = clip.format
+        return (clip.format, clip.units.prefix(30).map { $0.packed() })
+    }
+
+    func fragments(_ outputs: [FragmentedMP4Muxer.Output]) -> [ByteBuffer] {
+        outputs.compactMap { if case .fragment(let bytes, _) = $0 { bytes } else { nil } }
+    }
+
+    /// A live muxer (in place, framed) writes, byte for byte, the WebSocket message of the fragment a plain
+    /// muxer copies together; in the picture's own storage, and without changing what the unit's other readers
+    /// see. A second in-place muxer of the same units finds the room taken, and copies.
+    @Test func theLiveMuxerWritesAroundThePictureWithoutACopy() throws {
+        let (format, units) = try pictures()
         var plain = try FragmentedMP4Muxer(video: format, policy: .everyFrame)
-        var roomy = try FragmentedMP4Muxer(video: format, policy: .everyFrame)
-        roomy.fragmentHeadroom = LiveFragmentFraming.webSocketBinary.headroom
+        var live = try FragmentedMP4Muxer(video: format, policy: .everyFrame)
+        live.fragmentPrefix = LiveFragmentFraming.webSocketBinary.prefix
+        live.writesInPlace = true
+        var second = try FragmentedMP4Muxer(video: format, policy: .everyFrame)
+        second.writesInPlace = true
         var compared = 0
-        for (index, unit) in clip.units.prefix(10).enumerated() {
+        var previous: AccessUnit?
+        for (index, unit) in units.enumerated() {
+            let before = (unit.nalUnits.map { Array($0.readableBytesView) }, Array(unit.sampleBytes!.readableBytesView))
             let timestamp = Int64(index * 3600)
-            for (a, b) in zip(plain.appendVideo(unit, timestamp: timestamp), roomy.appendVideo(unit, timestamp: timestamp)) {
-                guard case .fragment(let bare, _) = a, case .fragment(let spaced, _) = b else { continue }
-                #expect(bare == spaced)
-                #expect(spaced.readerIndex == 10)
-                let framed = LiveFragmentFraming.webSocketBinary.wrap(spaced)
-                #expect(framed.capacity == spaced.capacity, "framed in place")
+            let bare = fragments(plain.appendVideo(unit, timestamp: timestamp))
+            let framed = fragments(live.appendVideo(unit, timestamp: timestamp))
+            let copied = fragments(second.appendVideo(unit, timestamp: timestamp))
+            #expect(bare.count == framed.count && bare.count == copied.count)
+            for ((bare, framed), copied) in zip(zip(bare, framed), copied) {
                 #expect(unframe(framed)?.payload == Array(bare.readableBytesView))
+                #expect(copied == bare)
                 compared += 1
             }
+            // A fragment comes out a frame late (its duration is the next frame's start): the previous picture's.
+            if let previous, !previous.isKeyframe, let fragment = framed.first {
+                let storage = previous.sampleBytes!.withVeryUnsafeBytes { $0.baseAddress }
+                #expect(fragment.withVeryUnsafeBytes { $0.baseAddress } == storage, "written where the picture lies")
+                #expect(fragment.readableBytes - previous.sampleBytes!.readableBytes <= AccessUnit.sampleFrontRoom)
+            }
+            #expect(unit.nalUnits.map { Array($0.readableBytesView) } == before.0)
+            #expect(Array(unit.sampleBytes!.readableBytesView) == before.1)
+            previous = unit
         }
-        #expect(compared >= 8)
+        #expect(compared >= 25)
+        // The clip's keyframe repeats the SPS and PPS the init segment has: its sample leaves them out, a copy.
+        #expect(live.statistics.fragmentsInPlace >= compared - 2)
+        #expect(second.statistics.fragmentsInPlace == 0)
+        #expect(plain.statistics.fragmentsInPlace == 0)
     }
 }

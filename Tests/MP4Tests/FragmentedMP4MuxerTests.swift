@@ -254,7 +254,7 @@ struct FragmentedMP4MuxerTests {
         let slice: [UInt8] = [0x65, 0x88, 0x84, 0x00]
         let unit = AccessUnit(codec: .h264, nalUnits: [[0x09, 0xF0], sps, otherPPS, format.parameterSets[1], slice].map { ByteBuffer(bytes: $0) },
                               isKeyframe: true, rtpTimestamp: 0)
-        let data = FragmentedMP4Muxer.sampleData(unit, format: format).bytes
+        let data = FragmentedMP4Muxer.sampleData(unit, format: format).0.bytes
         var expected: [UInt8] = [0, 0, 0, UInt8(otherPPS.count)] + otherPPS
         expected += [0, 0, 0, 4] + slice
         #expect(data == expected)
@@ -269,7 +269,7 @@ struct FragmentedMP4MuxerTests {
 
         let hevc = try VideoStream.fixture("h265_main.h265", codec: .h265)
         let key = try #require(hevc.units.first)
-        let hevcData = FragmentedMP4Muxer.sampleData(key, format: hevc.format).bytes
+        let hevcData = FragmentedMP4Muxer.sampleData(key, format: hevc.format).0.bytes
         // The first unit carries VPS, SPS, PPS, (SEI) and slices; only non-parameter-set units remain.
         var reader = FieldReader(hevcData)
         while reader.remaining > 0 {

@@ -84,7 +84,7 @@ struct LiveSocketPumpBackpressureTests {
                                     codecString: "avc1.64001e", decoderConfigurationRecord: [1], parameterSets: [])
 
     func fragment(_ marker: UInt8, key: Bool = false) -> ViewerMessage {
-        .fragment(LiveFragmentFraming.webSocketBinary.wrap(ByteBuffer(bytes: [marker])), isKeyframe: key)
+        .fragment(ByteBuffer(bytes: LiveFragmentFraming.webSocketBinaryHeader(length: 1) + [marker]), isKeyframe: key)
     }
 
     /// Everything written so far, as (opcode, payload) frames.
