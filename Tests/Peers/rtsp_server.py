@@ -474,7 +474,12 @@ def main(argv):
         loop.run()
     finally:
         GLib.source_remove(source_id)
-    return exit_status["code"]
+    # Leave at once: GStreamer's streaming threads (the encoder, appsrc feeds, client callbacks) may still call
+    # into Python while the interpreter finalizes, which crashed it once (SIGSEGV on SIGTERM in a CI run). Every
+    # file this script writes is line-buffered; stdout and stderr are flushed here.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(exit_status["code"])
 
 
 if __name__ == "__main__":
