@@ -42,6 +42,8 @@ struct ReadPacerTests {
     @Test func framesAreReadInBatchesOnTheGridAndNoneIsLost() async throws {
         let server = try PeerRTSPServer(["--codec", "h264", "--width", "320", "--height", "240"])
         defer { server.stop() }
+        // The server's first session starts its pipeline (the encoder): pay that before timing the starts below.
+        _ = try await frames(readInterval: nil, url: server.url(), seconds: 0.3)
         let paced = try await frames(readInterval: .milliseconds(200), url: server.url(), seconds: 3)
         let unpaced = try await frames(readInterval: nil, url: server.url(), seconds: 3)
         // 25 fps: about 75 frames either way, every RTP timestamp step one frame (3600 at 90 kHz).
