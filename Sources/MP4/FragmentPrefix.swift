@@ -14,9 +14,10 @@ public struct FragmentPrefix: Sendable {
         self.make = make
     }
 
-    /// Puts the prefix in front of `fragment`'s reader index, into room the caller owns.
-    func apply(to fragment: inout ByteBuffer) {
-        let bytes = make(fragment.readableBytes)
+    /// Puts the prefix in front of `fragment`'s reader index, into room the caller owns. `fragmentLength`: the
+    /// whole fragment's, when `fragment` holds only its start (its header, the picture lying elsewhere).
+    func apply(to fragment: inout ByteBuffer, fragmentLength: Int? = nil) {
+        let bytes = make(fragmentLength ?? fragment.readableBytes)
         precondition(bytes.count <= maxBytes && bytes.count <= fragment.readerIndex,
                      "FragmentPrefix: \(bytes.count) bytes do not fit the \(min(maxBytes, fragment.readerIndex)) kept free")
         let start = fragment.readerIndex - bytes.count

@@ -336,24 +336,21 @@ public struct FragmentedMP4Muxer: Sendable {
     /// sample bytes when nothing is left out (no copy), with their front room; a copy otherwise (a keyframe
     /// that repeats its parameter sets: once per GOP).
     static func sampleData(_ unit: AccessUnit, format: VideoFormat) -> (ByteBuffer, SampleFrontRoom?) {
-        var kept: [ByteBuffer] = []
-        kept.reserveCapacity(unit.nalUnits.count)
-        for nal in unit.nalUnits where nal.readableBytes > 0 {
+        func keeps(_ nal: ByteBuffer) -> Bool {
+            guard nal.readableBytes > 0 else { return false }
             let first = nal.getInteger(at: nal.readerIndex, as: UInt8.self)!
             let type = unit.codec == .h264 ? first & 0x1F : (first >> 1) & 0x3F
             let isDelimiter = unit.codec == .h264 ? type == 9 : type == 35
             let isParameterSet = unit.codec == .h264 ? (type == 7 || type == 8) : (32...34).contains(type)
-            if isDelimiter { continue }
-            if isParameterSet && format.parameterSets.contains(where: { nal.readableBytesView.elementsEqual($0) }) {
-                continue
-            }
-            kept.append(nal)
+            if isDelimiter { return false }
+            return !(isParameterSet && format.parameterSets.contains(where: { nal.readableBytesView.elementsEqual($0) }))
         }
-        if kept.count == unit.nalUnits.count, let bytes = unit.sampleBytes {
+        // Every frame but a keyframe that repeats its parameter sets keeps all: no array, no copy.
+        if let bytes = unit.sampleBytes, unit.nalUnits.allSatisfy(keeps) {
             return (bytes, unit.frontRoom)
         }
         var filtered = unit
-        filtered.nalUnits = kept
+        filtered.nalUnits = unit.nalUnits.filter(keeps)
         return (filtered.avcc(), nil)
     }
 }

@@ -51,12 +51,7 @@ extension MP4Boxes {
         header.moveWriterIndex(to: prefixRoom)
         header.moveReaderIndex(to: prefixRoom)
         writeFragmentHeader(into: &header, sequenceNumber: sequenceNumber, runs: [run], payloadSize: data.readableBytes)
-        if let prefix {
-            let bytes = prefix.make(header.readableBytes + data.readableBytes)
-            guard bytes.count <= prefixRoom else { return nil }
-            header.moveReaderIndex(to: header.readerIndex - bytes.count)
-            header.setBytes(bytes, at: header.readerIndex)
-        }
+        prefix?.apply(to: &header, fragmentLength: header.readableBytes + data.readableBytes)
         guard header.readableBytes <= room.bytes, room.claim() else { return nil }
         data.prependIntoClaimedFrontRoom(header)
         return data
