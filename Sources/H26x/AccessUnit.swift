@@ -48,19 +48,28 @@ public struct AccessUnit: Sendable {
     /// This unit as a depacketizer makes it: its NAL units copied once into sample bytes with front room (for a
     /// source that is not RTP, such as the demo camera, so that its frames take the same path as a camera's).
     public func packed() -> AccessUnit {
-        var sample = ByteBufferAllocator().buffer(capacity: Self.sampleFrontRoom + byteCount + 4 * nalUnits.count)
-        sample.moveWriterIndex(to: Self.sampleFrontRoom)
-        sample.moveReaderIndex(to: Self.sampleFrontRoom)
-        var ranges: [(start: Int, length: Int)] = []
-        for nal in nalUnits {
-            sample.writeInteger(UInt32(nal.readableBytes))
-            ranges.append((sample.writerIndex, nal.readableBytes))
-            sample.writeImmutableBuffer(nal)
-        }
-        var unit = AccessUnit(codec: codec, nalUnits: ranges.map { sample.getSlice(at: $0.start, length: $0.length)! },
-                              sample: sample, isKeyframe: isKeyframe, rtpTimestamp: rtpTimestamp)
+        var sample = Self.emptySample(capacity: byteCount + 4 * nalUnits.count)
+        let starts = nalUnits.map { Self.append($0, to: &sample) }
+        let slices = zip(starts, nalUnits).map { sample.getSlice(at: $0, length: $1.readableBytes)! }
+        var unit = AccessUnit(codec: codec, nalUnits: slices, sample: sample, isKeyframe: isKeyframe, rtpTimestamp: rtpTimestamp)
         unit.wallClock = wallClock
         return unit
+    }
+
+    /// Sample bytes with nothing in them yet: ``sampleFrontRoom`` free bytes, then room for `capacity` more.
+    static func emptySample(capacity: Int) -> ByteBuffer {
+        var buffer = ByteBufferAllocator().buffer(capacity: sampleFrontRoom + capacity)
+        buffer.moveWriterIndex(to: sampleFrontRoom)
+        buffer.moveReaderIndex(to: sampleFrontRoom)
+        return buffer
+    }
+
+    /// Writes `nal` after its 4-byte size; returns where the NAL unit itself starts.
+    static func append(_ nal: ByteBuffer, to sample: inout ByteBuffer) -> Int {
+        sample.writeInteger(UInt32(nal.readableBytes))
+        let start = sample.writerIndex
+        sample.writeImmutableBuffer(nal)
+        return start
     }
 
     /// The sum of the NAL unit sizes (headers included, no prefixes).

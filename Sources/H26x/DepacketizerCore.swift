@@ -63,7 +63,7 @@ struct DepacketizerCore: Sendable {
     init(codec: VideoCodec, parameterSets: [[UInt8]]) {
         self.codec = codec
         self.store = ParameterSetStore(codec: codec)
-        self.sample = Self.sampleBuffer(capacity: pictureBytesEstimate)
+        self.sample = AccessUnit.emptySample(capacity: pictureBytesEstimate)
         for set in parameterSets where !set.isEmpty {
             store.update(ByteBuffer(bytes: set))
         }
@@ -134,13 +134,6 @@ struct DepacketizerCore: Sendable {
         unitBytes = 0
     }
 
-    /// A fresh buffer for a unit: `capacity` bytes after the front room.
-    private static func sampleBuffer(capacity: Int) -> ByteBuffer {
-        var buffer = ByteBufferAllocator().buffer(capacity: AccessUnit.sampleFrontRoom + capacity)
-        buffer.moveWriterIndex(to: AccessUnit.sampleFrontRoom)
-        buffer.moveReaderIndex(to: AccessUnit.sampleFrontRoom)
-        return buffer
-    }
 
     // MARK: - NAL units
 
@@ -193,9 +186,7 @@ struct DepacketizerCore: Sendable {
             malformed(damaging: true)
             return
         }
-        sample.writeInteger(UInt32(nal.readableBytes))
-        nalRanges.append((sample.writerIndex, nal.readableBytes))
-        sample.writeImmutableBuffer(nal)
+        nalRanges.append((AccessUnit.append(nal, to: &sample), nal.readableBytes))
         unitBytes += nal.readableBytes
     }
 
@@ -329,7 +320,7 @@ struct DepacketizerCore: Sendable {
         statistics.accessUnits += 1
         let nalUnits = nalRanges.map { sample.getSlice(at: $0.start, length: $0.length)! }
         out.append(AccessUnit(codec: codec, nalUnits: nalUnits, sample: sample, isKeyframe: keyframe, rtpTimestamp: unitTimestamp))
-        sample = Self.sampleBuffer(capacity: min(pictureBytesEstimate + 1024, Self.maxUnitBytes))
+        sample = AccessUnit.emptySample(capacity: min(pictureBytesEstimate + 1024, Self.maxUnitBytes))
         nalRanges.removeAll(keepingCapacity: true)
         unitBytes = 0
     }
