@@ -263,8 +263,8 @@ export class PlansView {
         if (edits !== this.edits || this.saves?.size) {
           // Asked for before a local change, or a change is still on its way: this answer would undo it on
           // screen (and the next drag would save the undone values). Ask again once the saves are done.
-          this.staleReload = true;
-          if (!this.saves?.size) this.onChange({});
+          if (this.saves?.size) this.staleReload = true; // asked for again when they are done
+          else this.onChange({});
           return;
         }
         this.setCurrent(data);
