@@ -75,6 +75,8 @@ public struct RTSPSessionStatistics: Sendable, Equatable, Codable {
     public var keyframes = 0
     public var droppedUnits = 0
     public var senderReports = 0
+    /// RTCP receiver reports this client sent.
+    public var receiverReports = 0
     public var audioFrames = 0
 
     public init() {}

@@ -20,6 +20,7 @@ final class MediaRouter: @unchecked Sendable {
     private var startedAt = NIODeadline.now()
     private var lastReport = NIODeadline.now()
     private var watchdog: RepeatedTask?
+    private var receiverReportsSent = 0
     /// Closes the session (data timeout).
     var onDead: ((RTSPClientError) -> Void)?
     /// Sends an RTCP packet for a receiver (interleaved or UDP).
@@ -103,12 +104,14 @@ final class MediaRouter: @unchecked Sendable {
                 var buffer = ByteBufferAllocator().buffer(capacity: 64)
                 report.write(into: &buffer)
                 sendRTCP?(index, buffer)
+                receiverReportsSent += 1
             }
         }
     }
 
     var statistics: RTSPSessionStatistics {
         var total = RTSPSessionStatistics()
+        total.receiverReports = receiverReportsSent
         for receiver in receivers {
             let s = receiver.currentStatistics
             total.rtpPackets += s.rtpPackets

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 import NIOCore
 import RTSPCore
@@ -134,12 +137,33 @@ final class RTSPChannelHandler: ChannelInboundHandler, @unchecked Sendable {
         pending.append((cseq, promise, scheduled))
         var buffer = context.channel.allocator.buffer(capacity: 512)
         request.write(into: &buffer)
-        context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+        writeOut(buffer, context: context)
     }
 
     /// Write raw bytes (interleaved RTCP receiver reports).
     func write(_ buffer: ByteBuffer) {
-        context?.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+        guard let context else { return }
+        writeOut(buffer, context: context)
+    }
+
+    /// Writes and flushes bytes of ours (requests, answers, receiver reports), then asks the kernel for quick
+    /// acknowledgements again. Sending anything makes Linux take the connection for an interactive one and
+    /// delay its acknowledgements by up to 40 ms; a server that writes with Nagle's algorithm (GStreamer's
+    /// does, and so do many cameras') holds the rest of a frame until the first packet of the frame is
+    /// acknowledged, so every receiver report made one frame 40 ms late (0.6 % of the frames at 25 fps with
+    /// reports every 5 s). `TCP_QUICKACK` once the bytes are out takes the connection back to quick
+    /// acknowledgements (one `setsockopt` per write of ours: a few per minute).
+    private func writeOut(_ buffer: ByteBuffer, context: ChannelHandlerContext) {
+        #if os(Linux)
+        let channel = context.channel
+        let written = context.eventLoop.makePromise(of: Void.self)
+        written.futureResult.whenSuccess {
+            try? channel.syncOptions?.setOption(ChannelOptions.tcpOption(.init(rawValue: CInt(TCP_QUICKACK))), value: 1)
+        }
+        context.writeAndFlush(wrapOutboundOut(buffer), promise: written)
+        #else
+        context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+        #endif
     }
 
     private func complete(_ response: RTSPResponse) {
@@ -174,7 +198,7 @@ final class RTSPChannelHandler: ChannelInboundHandler, @unchecked Sendable {
         logger.debug("answered a request from the server", metadata: ["method": "\(request.method)", "status": "\(response.statusCode)"])
         var buffer = context.channel.allocator.buffer(capacity: 128)
         response.write(into: &buffer)
-        context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+        writeOut(buffer, context: context)
     }
 
     private func failAll(_ error: RTSPClientError) {
