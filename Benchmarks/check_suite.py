@@ -52,6 +52,10 @@ def check(results):
                  f"{where}: {r['framesDelivered']} frames delivered in {seconds} s, expected about {25 * seconds * int(n):.0f}")
             need(r["framesLost"] >= 0 and r["framesLost"] <= r["framesDelivered"] * 0.05,
                  f"{where}: {r['framesLost']} frames lost of {r['framesDelivered']}")
+        arrival = row.get("watchbox", {}).get("arrival", {})
+        need(arrival.get("gaps", 0) > 0 and 0 <= arrival.get("framesLateAtViewer", -1) <= arrival["gaps"]
+             and 0 < arrival.get("gapP99Ms", 0) <= arrival.get("gapMaxMs", 0),
+             f"{n} camera(s): the gaps between fragments at the viewers are missing or out of order: {arrival}")
         latency = row.get("watchbox", {}).get("latency", {})
         positive(latency.get("fragmentsTimed"), f"{n} camera(s): fragments timed by the hub")
         positive(latency.get("p50Ms"), f"{n} camera(s): latency p50")

@@ -20,7 +20,9 @@
    machine's CPU use (/proc/stat, every core, every process) during the window.
 2. Time to first frame: WebSocket open -> first media fragment, for a new viewer of a live camera.
 3. Hub-added latency: `serve --instrument` times each live fragment from the arrival of the last RTP
-   packet of its frame to its write to the WebSocket (GET /api/debug/hub; p50, p99, max).
+   packet of its frame to its write to the WebSocket (GET /api/debug/hub; p50, p99, max); and, at the
+   viewers, the gaps between fragments (frames late: more than 1.5 frame intervals after the one before),
+   which also show a frame held before the hub reads it.
 4. Fan-out: one camera, 1 / 10 / 50 viewers: CPU, latency, frames lost.
 5. Microbenchmarks: `watchbox capture` records 10 s of the stream; `watchbox-bench` replays it through
    the RTSP stream decoder, depacketizer, muxer, and memcpy (MB/s, median of runs).
@@ -222,16 +224,21 @@ class ViewerStats:
         self.lost = 0
         self.previous = None
         self.first_fragment_at = None
+        # When each fragment came, for the gaps between them at the viewer (a frame held anywhere on its way,
+        # in the kernel or the camera's server waiting for an ACK, shows here and not in the hub's own figure).
+        self.arrivals = []
 
     def fragment(self, data):
+        now = time.monotonic()
         if self.first_fragment_at is None:
-            self.first_fragment_at = time.monotonic()
+            self.first_fragment_at = now
         if not self.recording or self.timescale is None:
             return
         decode_time = tfdt(data)
         if decode_time is None:
             return
         self.fragments += 1
+        self.arrivals.append(now)
         if self.previous is not None:
             step = self.timescale / FPS
             missing = round((decode_time - self.previous) / step) - 1
@@ -240,10 +247,23 @@ class ViewerStats:
         self.previous = decode_time
 
     def start(self):
-        self.recording, self.fragments, self.lost, self.previous = True, 0, 0, None
+        self.recording, self.fragments, self.lost, self.previous, self.arrivals = True, 0, 0, None, []
+
+    def gaps(self):
+        return [b - a for a, b in zip(self.arrivals, self.arrivals[1:])]
 
     def stop(self):
         self.recording = False
+
+
+def arrival_figures(stats):
+    """Gaps between fragments at the viewers: a frame is late when it comes more than 1.5 frame intervals
+    after the one before (the source's own jitter and the Python viewers' counts too)."""
+    gaps = sorted(g for s in stats for g in s.gaps())
+    if not gaps:
+        return {"framesLateAtViewer": 0, "gapP99Ms": None, "gapMaxMs": None, "gaps": 0}
+    return {"framesLateAtViewer": sum(1 for g in gaps if g > 1.5 / FPS), "gapP99Ms": 1000 * percentile(gaps, 0.99),
+            "gapMaxMs": 1000 * gaps[-1], "gaps": len(gaps)}
 
 
 async def viewer(base, camera, stats, stop):
@@ -374,6 +394,7 @@ async def measure_watchbox(binary, urls, warmup, seconds, joins):
         delivered = sum(s.fragments for s in viewers["stats"])
         result = per_camera(window, len(urls), rss, lost, delivered)
         result["latency"] = latency
+        result["arrival"] = arrival_figures(viewers["stats"])
         result["viewersWithoutFrames"] = sum(1 for s in viewers["stats"] if s.fragments == 0)
         join = await measure_joins(hub, cameras[0], joins) if joins else None
         errors = await end_viewers(viewers)
@@ -549,11 +570,13 @@ def print_report(results):
                   f"{r['cpuPercentOfMachine']:12.1f}% {r['peakRSSMiBPerCamera']:10.1f} MB {r['framesLost']:12d} "
                   f"{r['framesShort']:7d} {r['framesDelivered']:10d} {r['machineCPUPercent']:12.0f}%")
     print("\nHub-added latency (last RTP packet of a frame -> fragment written to the WebSocket)")
-    print(f"{'cameras':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'fragments':>10} {'hub drops':>10}")
+    print(f"{'cameras':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'fragments':>10} {'hub drops':>10}   "
+          f"at the viewers: {'late':>6} {'of':>7} {'gap p99 ms':>11} {'gap max ms':>11}")
     for n, row in ingest.items():
-        lat = row["watchbox"]["latency"]
+        lat, arr = row["watchbox"]["latency"], row["watchbox"]["arrival"]
         print(f"{n:>8} {lat['p50Ms']:8.3f} {lat['p99Ms']:8.3f} {lat['maxMs']:8.3f} {lat['fragmentsTimed']:10d} "
-              f"{lat['hubDroppedFragments']:10d}")
+              f"{lat['hubDroppedFragments']:10d}   {'':>15} {arr['framesLateAtViewer']:6d} {arr['gaps']:7d} "
+              f"{arr['gapP99Ms'] or 0:11.1f} {arr['gapMaxMs'] or 0:11.1f}")
     join = results.get("timeToFirstFrame")
     if join is None:  # --joins 0
         join = {"medianMs": float("nan"), "p99Ms": float("nan"), "joins": 0}
