@@ -119,6 +119,25 @@ def cpu_seconds(pids):
     return total / 1e9
 
 
+def user_system_ticks(pids):
+    """User and kernel CPU of the processes' live threads, in clock ticks (/proc/PID/task/TID/stat): coarse
+    (10 ms), but it splits the time, which schedstat does not; the split is applied to the schedstat total."""
+    user = system = 0
+    for pid in pids:
+        try:
+            tasks = os.listdir(f"/proc/{pid}/task")
+        except FileNotFoundError:
+            continue
+        for tid in tasks:
+            try:
+                with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+                user, system = user + int(fields[11]), system + int(fields[12])
+            except (FileNotFoundError, ProcessLookupError, ValueError, IndexError):
+                pass
+    return user, system
+
+
 def peak_rss_mib(pids):
     total = 0
     for pid in pids:
@@ -143,6 +162,7 @@ class Window:
     def __init__(self, pids):
         self.pids = pids
         self.cpu0 = cpu_seconds(pids)
+        self.split0 = user_system_ticks(pids)
         self.busy0, self.total0 = machine_ticks()
         self.load0 = os.getloadavg()[0]
         self.t0 = time.monotonic()
@@ -150,6 +170,9 @@ class Window:
     def close(self):
         self.wall = time.monotonic() - self.t0
         self.cpu = cpu_seconds(self.pids) - self.cpu0
+        user, system = (b - a for a, b in zip(self.split0, user_system_ticks(self.pids)))
+        # The kernel's share of the CPU (system calls, and on loopback the peer's side of TCP run in our context).
+        self.kernel_share = system / (user + system) if user + system else 0.0
         busy, total = machine_ticks()
         self.machine_percent = 100 * (busy - self.busy0) / max(1, total - self.total0)
         self.load = os.getloadavg()[0]
@@ -182,6 +205,7 @@ def per_camera(window, count, rss, lost, delivered):
             # A tool that falls behind loses no frame it has seen but delivers fewer than the cameras send.
             "framesShort": max(0, round(FPS * window.wall * count) - delivered - count),
             "cpuMicrosecondsPerFrame": 1e6 * window.cpu / delivered if delivered else None,
+            "kernelShareOfCPU": window.kernel_share,
             "cpuPercentOfMachine": 100 * window.cpu / window.wall / (os.cpu_count() or 1),
             "machineCPUPercent": window.machine_percent, "loadAverage": window.load, "seconds": window.wall}
 
@@ -562,12 +586,13 @@ def print_report(results):
               f"{ratio(w, g, 'cpuSecondsPerCameraMinute'):>17} {ratio(w, g, 'cpuMicrosecondsPerFrame'):>10} "
               f"{ratio(w, f, 'peakRSSMiBPerCamera'):>14} {ratio(w, g, 'peakRSSMiBPerCamera'):>17}")
     print(f"\n{'cameras':>8} {'tool':<10} {'CPU s/cam-min':>14} {'CPU us/frame':>13} {'% of machine':>13} {'peak RSS/cam':>13} "
-          f"{'frames lost':>12} {'short':>7} {'delivered':>10} {'machine busy':>13}")
+          f"{'in kernel':>10} {'frames lost':>12} {'short':>7} {'delivered':>10} {'machine busy':>13}")
     for n, row in ingest.items():
         for tool in ("watchbox", "ffmpeg", "gstreamer"):
             r = row[tool]
             print(f"{n:>8} {tool:<10} {r['cpuSecondsPerCameraMinute']:14.2f} {r['cpuMicrosecondsPerFrame'] or 0:13.0f} "
-                  f"{r['cpuPercentOfMachine']:12.1f}% {r['peakRSSMiBPerCamera']:10.1f} MB {r['framesLost']:12d} "
+                  f"{r['cpuPercentOfMachine']:12.1f}% {r['peakRSSMiBPerCamera']:10.1f} MB "
+                  f"{100 * r.get('kernelShareOfCPU', 0):9.0f}% {r['framesLost']:12d} "
                   f"{r['framesShort']:7d} {r['framesDelivered']:10d} {r['machineCPUPercent']:12.0f}%")
     print("\nHub-added latency (last RTP packet of a frame -> fragment written to the WebSocket)")
     print(f"{'cameras':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'fragments':>10} {'hub drops':>10}   "
