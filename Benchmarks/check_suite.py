@@ -54,7 +54,8 @@ def check(results):
                  f"{where}: {r['framesLost']} frames lost of {r['framesDelivered']}")
         arrival = row.get("watchbox", {}).get("arrival", {})
         need(arrival.get("gaps", 0) > 0 and 0 <= arrival.get("framesLateAtViewer", -1) <= arrival["gaps"]
-             and 0 < arrival.get("gapP99Ms", 0) <= arrival.get("gapMaxMs", 0),
+             and 0 < arrival.get("gapP99Ms", 0) <= arrival.get("gapMaxMs", 0)
+             and 0 <= arrival.get("delayP50Ms", -1) <= arrival.get("delayP99Ms", -1),
              f"{n} camera(s): the gaps between fragments at the viewers are missing or out of order: {arrival}")
         latency = row.get("watchbox", {}).get("latency", {})
         positive(latency.get("fragmentsTimed"), f"{n} camera(s): fragments timed by the hub")

@@ -21,7 +21,8 @@
 2. Time to first frame: WebSocket open -> first media fragment, for a new viewer of a live camera.
 3. Hub-added latency: `serve --instrument` times each live fragment from the arrival of the last RTP
    packet of its frame to its write to the WebSocket (GET /api/debug/hub; p50, p99, max); and, at the
-   viewers, the gaps between fragments (frames late: more than 1.5 frame intervals after the one before),
+   viewers, the gaps between fragments (frames late: more than 1.5 frame intervals after the one before) and
+   each frame's delay beyond the promptest frame of its viewer (arrival minus media time, less its minimum),
    which also show a frame held before the hub reads it.
 4. Fan-out: one camera, 1 / 10 / 50 viewers: CPU, latency, frames lost.
 5. Microbenchmarks: `watchbox capture` records 10 s of the stream; `watchbox-bench` replays it through
@@ -251,6 +252,7 @@ class ViewerStats:
         # When each fragment came, for the gaps between them at the viewer (a frame held anywhere on its way,
         # in the kernel or the camera's server waiting for an ACK, shows here and not in the hub's own figure).
         self.arrivals = []
+        self.media_times = []
 
     def fragment(self, data):
         now = time.monotonic()
@@ -263,6 +265,7 @@ class ViewerStats:
             return
         self.fragments += 1
         self.arrivals.append(now)
+        self.media_times.append(decode_time / self.timescale)
         if self.previous is not None:
             step = self.timescale / FPS
             missing = round((decode_time - self.previous) / step) - 1
@@ -271,10 +274,19 @@ class ViewerStats:
         self.previous = decode_time
 
     def start(self):
-        self.recording, self.fragments, self.lost, self.previous, self.arrivals = True, 0, 0, None, []
+        self.recording, self.fragments, self.lost, self.previous = True, 0, 0, None
+        self.arrivals, self.media_times = [], []
 
     def gaps(self):
         return [b - a for a, b in zip(self.arrivals, self.arrivals[1:])]
+
+    def delays(self):
+        """Each frame's arrival minus its media time, less the smallest of these: how much later than the
+        promptest frame of this viewer it came (the source's clock and ours run at the same rate over a
+        window; what is left is every hold on the way: a paced read, a frame held by the camera's server)."""
+        offsets = [a - m for a, m in zip(self.arrivals, self.media_times)]
+        least = min(offsets, default=0)
+        return [o - least for o in offsets]
 
     def stop(self):
         self.recording = False
@@ -284,10 +296,14 @@ def arrival_figures(stats):
     """Gaps between fragments at the viewers: a frame is late when it comes more than 1.5 frame intervals
     after the one before (the source's own jitter and the Python viewers' counts too)."""
     gaps = sorted(g for s in stats for g in s.gaps())
+    delays = sorted(d for s in stats for d in s.delays())
     if not gaps:
-        return {"framesLateAtViewer": 0, "gapP99Ms": None, "gapMaxMs": None, "gaps": 0}
+        return {"framesLateAtViewer": 0, "gapP99Ms": None, "gapMaxMs": None, "gaps": 0,
+                "delayP50Ms": None, "delayP99Ms": None}
     return {"framesLateAtViewer": sum(1 for g in gaps if g > 1.5 / FPS), "gapP99Ms": 1000 * percentile(gaps, 0.99),
-            "gapMaxMs": 1000 * gaps[-1], "gaps": len(gaps)}
+            "gapMaxMs": 1000 * gaps[-1], "gaps": len(gaps),
+            # Later than the promptest frame of the same viewer (median and p99 over every viewer's frames).
+            "delayP50Ms": 1000 * percentile(delays, 0.5), "delayP99Ms": 1000 * percentile(delays, 0.99)}
 
 
 async def viewer(base, camera, stats, stop):
@@ -596,12 +612,13 @@ def print_report(results):
                   f"{r['framesShort']:7d} {r['framesDelivered']:10d} {r['machineCPUPercent']:12.0f}%")
     print("\nHub-added latency (last RTP packet of a frame -> fragment written to the WebSocket)")
     print(f"{'cameras':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'fragments':>10} {'hub drops':>10}   "
-          f"at the viewers: {'late':>6} {'of':>7} {'gap p99 ms':>11} {'gap max ms':>11}")
+          f"at the viewers: {'late':>6} {'of':>7} {'gap p99 ms':>11} {'gap max ms':>11} {'delay p50':>10} {'p99 ms':>7}")
     for n, row in ingest.items():
         lat, arr = row["watchbox"]["latency"], row["watchbox"]["arrival"]
         print(f"{n:>8} {lat['p50Ms']:8.3f} {lat['p99Ms']:8.3f} {lat['maxMs']:8.3f} {lat['fragmentsTimed']:10d} "
               f"{lat['hubDroppedFragments']:10d}   {'':>15} {arr['framesLateAtViewer']:6d} {arr['gaps']:7d} "
-              f"{arr['gapP99Ms'] or 0:11.1f} {arr['gapMaxMs'] or 0:11.1f}")
+              f"{arr['gapP99Ms'] or 0:11.1f} {arr['gapMaxMs'] or 0:11.1f} {arr['delayP50Ms'] or 0:10.1f} "
+              f"{arr['delayP99Ms'] or 0:7.1f}")
     join = results.get("timeToFirstFrame")
     if join is None:  # --joins 0
         join = {"medianMs": float("nan"), "p99Ms": float("nan"), "joins": 0}

@@ -4,8 +4,11 @@ import NIOCore
 /// connection reads again only at the next multiple of `interval` on the monotonic clock. Every connection of
 /// an event loop shares those instants, so with many cameras the loop wakes once per interval for all of them
 /// instead of once per packet burst of each; what arrives in between waits in the kernel's socket buffer (it
-/// adds up to `interval` of delay to the end of a frame). Off until ``activate()`` (after PLAY), so that the
-/// RTSP exchange before it is not slowed. First in the pipeline: it holds NIO's `read` requests.
+/// adds up to `interval` of delay to the end of a frame, and up to twice that from a server that writes with
+/// Nagle's algorithm: it sends a frame's first small packet, then holds the rest until that packet is
+/// acknowledged, and the acknowledgement goes out when the next read takes it). Off until ``activate()``
+/// (after PLAY), so that the RTSP exchange before it is not slowed. First in the pipeline: it holds NIO's
+/// `read` requests.
 final class ReadPacer: ChannelDuplexHandler, RemovableChannelHandler, @unchecked Sendable {
     typealias InboundIn = ByteBuffer
     typealias OutboundIn = ByteBuffer
