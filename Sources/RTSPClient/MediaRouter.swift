@@ -20,6 +20,10 @@ final class MediaRouter: @unchecked Sendable {
     private var startedAt = NIODeadline.now()
     private var lastReport = NIODeadline.now()
     private var watchdog: RepeatedTask?
+    /// Whether the last interleaved video RTP packet left its picture open (no marker bit yet): the rest of the
+    /// picture is on its way. Merged reads wait only between pictures (``ReadPacer/midPicture``). A camera that
+    /// never sets the marker bit leaves this true: its reads are then never held.
+    private(set) var videoPictureOpen = false
     private var receiverReportsSent = 0
     /// Closes the session (data timeout).
     var onDead: ((RTSPClientError) -> Void)?
@@ -50,7 +54,11 @@ final class MediaRouter: @unchecked Sendable {
         if target.rtcp {
             receivers[target.receiver].receiveRTCP(payload, now: now)
         } else {
-            receivers[target.receiver].receiveRTP(payload, now: now)
+            let receiver = receivers[target.receiver]
+            if receiver.kind == .video, let second = payload.getInteger(at: payload.readerIndex + 1, as: UInt8.self) {
+                videoPictureOpen = second & 0x80 == 0  // RFC 3550 §5.1: M, the first bit of the second byte
+            }
+            receiver.receiveRTP(payload, now: now)
         }
     }
 

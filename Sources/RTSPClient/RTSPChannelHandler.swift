@@ -37,6 +37,8 @@ final class RTSPChannelHandler: ChannelInboundHandler, @unchecked Sendable {
     private(set) var closeReason: RTSPClientError?
     /// The session id to echo when answering server requests.
     var sessionID: String?
+    /// Whether the last read ended inside a message or an interleaved frame (its rest is on its way).
+    var holdsPartialMessage: Bool { parser.bufferedBytes > 0 }
 
     init(url: RTSPURL, logger: Logger) {
         self.url = url

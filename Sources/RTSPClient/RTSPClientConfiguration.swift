@@ -26,9 +26,8 @@ public struct RTSPClientConfiguration: Sendable {
     /// on the connection's event loop: for `watchbox capture`.
     public var packetTap: (@Sendable (UInt8, ByteBuffer) -> Void)?
     /// TCP only, once playing: read the socket at most once per this interval, on instants every connection of
-    /// an event loop shares (``ReadPacer``): fewer wake-ups with many cameras, for more delay: up to this much,
-    /// and up to twice as much from a server that writes with Nagle's algorithm (it holds the rest of a frame
-    /// until its first packet is acknowledged, and the acknowledgement comes with the next read).
+    /// an event loop shares (``ReadPacer``): fewer wake-ups with many cameras, for up to this much more delay (a
+    /// read is held only between pictures).
     /// nil (the default): read as soon as data arrives.
     public var readInterval: TimeAmount?
 

@@ -159,6 +159,9 @@ public actor RTSPSession {
         try await connection.eventLoop.submit {
             handler.sessionID = sessionID
             router?.start()
+            pacer?.midPicture = { [weak router, weak handler] in
+                (router?.videoPictureOpen ?? false) || (handler?.holdsPartialMessage ?? false)
+            }
             pacer?.activate()
         }.get()
         logger.info("playing", metadata: [

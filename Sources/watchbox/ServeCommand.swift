@@ -47,7 +47,7 @@ struct ServeCommand: AsyncParsableCommand {
     var webRoot: String?
 
     @Option(help: ArgumentHelp("Read each camera's TCP stream at most once per this many milliseconds (0: as data arrives).",
-                               discussion: "Merged reads: with many cameras, far fewer wake-ups, for more delay: up to this much, and up to twice as much from a camera whose server writes with Nagle's algorithm (it waits for the acknowledgement of a frame's first packet, which comes with the next read)."))
+                               discussion: "Merged reads: with many cameras, far fewer wake-ups, for up to this much more delay."))
     var readIntervalMs: Int = 0
 
     @Option(help: "Folder for recordings (default: <data>/recordings).")

@@ -58,4 +58,37 @@ struct ReadPacerTests {
         // The requests before PLAY are not paced: starting takes no 200 ms steps per request.
         #expect(paced.start < unpaced.start + .milliseconds(500), "start \(paced.start) paced, \(unpaced.start) not")
     }
+
+    /// A picture waits at most one interval, counted from its first packet, even from a server that writes with
+    /// Nagle's algorithm: the scripted camera writes as GStreamer's does (a picture's first packet alone, then the
+    /// rest, which its kernel holds until the first is acknowledged). Holding reads mid-picture made such a
+    /// picture wait for the next instant after its start was read: up to the interval plus the 40 ms the
+    /// client's kernel may take to acknowledge on its own.
+    @Test func aPictureWaitsAtMostOneIntervalFromANagleServer() async throws {
+        let capture = try ScriptedCamera.capture("gstreamer_h264_320x240")
+        var script = ScriptedCamera.Script(sdp: capture.sdp, packets: capture.packets)
+        script.pictureByPicture = true
+        script.nagle = true
+        script.pause = .milliseconds(40)
+        let camera = try await ScriptedCamera(script)
+        defer { camera.close() }
+        var configuration = RTSPClientConfiguration()
+        configuration.readInterval = .milliseconds(200)
+        let seen = NIOLockedValueBox<[(timestamp: UInt32, at: NIODeadline)]>([])
+        let session = try await RTSPSession.start(url: try RTSPURL(string: camera.url()), configuration: configuration) { event in
+            if case .video(let frame) = event {
+                seen.withLockedValue { $0.append((frame.accessUnit.rtpTimestamp, frame.receivedAt)) }
+            }
+        }
+        try await Task.sleep(for: .seconds(3))
+        await session.stop()
+        let sent = camera.pictureSentAt.withLockedValue { $0 }
+        let frames = seen.withLockedValue { $0 }
+        let waits = frames.compactMap { frame in sent[frame.timestamp].map { Double((frame.at - $0).nanoseconds) / 1e6 } }
+        #expect(waits.count >= 50, "\(waits.count) pictures timed")
+        let longest = waits.max() ?? .infinity
+        #expect(longest < 215, "a picture waited \(Int(longest)) ms from its first packet, paced at 200 ms")
+        // Still merged: about five pictures a read, not one.
+        #expect(batches(frames.map(\.at)) <= waits.count / 3, "\(batches(frames.map(\.at))) batches for \(waits.count) pictures")
+    }
 }

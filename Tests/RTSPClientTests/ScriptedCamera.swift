@@ -29,19 +29,28 @@ final class ScriptedCamera: @unchecked Sendable {
         var pause: TimeAmount = .milliseconds(20)
         /// Requests are answered in this transport (the Transport header is echoed).
         var requireAuth: (user: String, password: String)? = nil
+        /// Write picture by picture, one every `pause` (`burst` unused), as GStreamer's server does: a picture's
+        /// first packet in a write of its own, then the rest in one more; with `nagle`, on a socket with Nagle's
+        /// algorithm on (no TCP_NODELAY), so that the rest waits until the first packet is acknowledged.
+        var pictureByPicture = false
+        var nagle = false
     }
 
     let channel: Channel
     var port: Int { channel.localAddress!.port! }
     let requests = NIOLockedValueBox<[String]>([])
+    /// When each picture's first write was made (``Script/pictureByPicture``), by its RTP timestamp.
+    let pictureSentAt = NIOLockedValueBox<[UInt32: NIODeadline]>([:])
 
     init(_ script: Script) async throws {
         let requests = self.requests
+        let sentAt = self.pictureSentAt
         channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.tcpOption(.tcp_nodelay), value: script.nagle ? 0 : 1)
             .childChannelInitializer { child in
                 child.eventLoop.makeCompletedFuture {
-                    try child.pipeline.syncOperations.addHandler(ScriptedCameraHandler(script: script, log: requests))
+                    try child.pipeline.syncOperations.addHandler(ScriptedCameraHandler(script: script, log: requests, sentAt: sentAt))
                 }
             }
             .bind(host: "127.0.0.1", port: 0).get()
@@ -68,13 +77,15 @@ private final class ScriptedCameraHandler: ChannelInboundHandler, @unchecked Sen
     typealias OutboundOut = ByteBuffer
     let script: ScriptedCamera.Script
     let log: NIOLockedValueBox<[String]>
+    let sentAt: NIOLockedValueBox<[UInt32: NIODeadline]>
     var parser = RTSPStreamParser()
     var streaming: RepeatedTask?
     var next = 0
 
-    init(script: ScriptedCamera.Script, log: NIOLockedValueBox<[String]>) {
+    init(script: ScriptedCamera.Script, log: NIOLockedValueBox<[String]>, sentAt: NIOLockedValueBox<[UInt32: NIODeadline]>) {
         self.script = script
         self.log = log
+        self.sentAt = sentAt
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -129,6 +140,10 @@ private final class ScriptedCameraHandler: ChannelInboundHandler, @unchecked Sen
     }
 
     func startStreaming(context: ChannelHandlerContext) {
+        if script.pictureByPicture {
+            startPictureByPicture(context: context)
+            return
+        }
         let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
         streaming = context.eventLoop.scheduleRepeatedTask(initialDelay: .milliseconds(5), delay: script.pause) { [self] task in
             let context = loopBound.value
@@ -144,6 +159,44 @@ private final class ScriptedCameraHandler: ChannelInboundHandler, @unchecked Sen
                 if let garbage = script.garbageBetweenPackets { buffer.writeBytes(garbage) }
             }
             context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+        }
+    }
+
+    /// The script's video packets (channel 0) grouped into pictures (the marker bit ends one); others dropped.
+    static func pictures(_ packets: [(channel: UInt8, payload: ByteBuffer)]) -> [[ByteBuffer]] {
+        var pictures: [[ByteBuffer]] = []
+        var current: [ByteBuffer] = []
+        for packet in packets where packet.channel == 0 {
+            current.append(packet.payload)
+            if let second = packet.payload.getInteger(at: packet.payload.readerIndex + 1, as: UInt8.self), second & 0x80 != 0 {
+                pictures.append(current)
+                current = []
+            }
+        }
+        return pictures
+    }
+
+    func startPictureByPicture(context: ChannelHandlerContext) {
+        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        let pictures = Self.pictures(script.packets)
+        streaming = context.eventLoop.scheduleRepeatedTask(initialDelay: .milliseconds(5), delay: script.pause) { [self] task in
+            let context = loopBound.value
+            guard next < pictures.count else {
+                task.cancel()
+                return
+            }
+            let picture = pictures[next]
+            next += 1
+            if let timestamp = picture[0].getInteger(at: picture[0].readerIndex + 4, as: UInt32.self) {
+                sentAt.withLockedValue { $0[timestamp] = .now() }
+            }
+            var first = context.channel.allocator.buffer(capacity: picture[0].readableBytes + 4)
+            SessionCapture.frame(channel: 0, payload: picture[0], into: &first)
+            context.writeAndFlush(wrapOutboundOut(first), promise: nil)
+            guard picture.count > 1 else { return }
+            var rest = context.channel.allocator.buffer(capacity: 16 * 1024)
+            for payload in picture.dropFirst() { SessionCapture.frame(channel: 0, payload: payload, into: &rest) }
+            context.writeAndFlush(wrapOutboundOut(rest), promise: nil)
         }
     }
 
