@@ -87,7 +87,9 @@ struct ReadPacerTests {
         let waits = frames.compactMap { frame in sent[frame.timestamp].map { Double((frame.at - $0).nanoseconds) / 1e6 } }
         #expect(waits.count >= 50, "\(waits.count) pictures timed")
         let longest = waits.max() ?? .infinity
-        #expect(longest < 215, "a picture waited \(Int(longest)) ms from its first packet, paced at 200 ms")
+        // Up to the interval, and the timers' few ms late; holding mid-picture added up to the 40 ms the client's
+        // kernel takes to acknowledge on its own (240–261 ms).
+        #expect(longest < 230, "a picture waited \(Int(longest)) ms from its first packet, paced at 200 ms")
         // Still merged: about five pictures a read, not one.
         #expect(batches(frames.map(\.at)) <= waits.count / 3, "\(batches(frames.map(\.at))) batches for \(waits.count) pictures")
     }
