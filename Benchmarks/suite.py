@@ -102,10 +102,9 @@ class Sources:
 
 # ------------------------------------------------------------------------------------- measuring
 
-def cpu_seconds(pids):
-    """CPU time (user + system) of the processes' live threads, in seconds, from each thread's
-    /proc/PID/task/TID/schedstat (nanoseconds; /proc/PID/stat counts in 10 ms ticks, too coarse for one camera)."""
-    total = 0
+def thread_files(pids, name):
+    """The text of /proc/PID/task/TID/<name> for every live thread of the processes (threads that end while
+    they are read are skipped)."""
     for pid in pids:
         try:
             tasks = os.listdir(f"/proc/{pid}/task")
@@ -113,10 +112,21 @@ def cpu_seconds(pids):
             continue
         for tid in tasks:
             try:
-                with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
-                    total += int(f.read().split()[0])
-            except (FileNotFoundError, ProcessLookupError, ValueError, IndexError):
+                with open(f"/proc/{pid}/task/{tid}/{name}") as f:
+                    yield f.read()
+            except (FileNotFoundError, ProcessLookupError):
                 pass
+
+
+def cpu_seconds(pids):
+    """CPU time (user + system) of the processes' live threads, in seconds, from each thread's
+    /proc/PID/task/TID/schedstat (nanoseconds; /proc/PID/stat counts in 10 ms ticks, too coarse for one camera)."""
+    total = 0
+    for text in thread_files(pids, "schedstat"):
+        try:
+            total += int(text.split()[0])
+        except (ValueError, IndexError):
+            pass
     return total / 1e9
 
 
@@ -124,18 +134,12 @@ def user_system_ticks(pids):
     """User and kernel CPU of the processes' live threads, in clock ticks (/proc/PID/task/TID/stat): coarse
     (10 ms), but it splits the time, which schedstat does not; the split is applied to the schedstat total."""
     user = system = 0
-    for pid in pids:
+    for text in thread_files(pids, "stat"):
         try:
-            tasks = os.listdir(f"/proc/{pid}/task")
-        except FileNotFoundError:
-            continue
-        for tid in tasks:
-            try:
-                with open(f"/proc/{pid}/task/{tid}/stat") as f:
-                    fields = f.read().rsplit(")", 1)[1].split()
-                user, system = user + int(fields[11]), system + int(fields[12])
-            except (FileNotFoundError, ProcessLookupError, ValueError, IndexError):
-                pass
+            fields = text.rsplit(")", 1)[1].split()
+            user, system = user + int(fields[11]), system + int(fields[12])
+        except (ValueError, IndexError):
+            pass
     return user, system
 
 
