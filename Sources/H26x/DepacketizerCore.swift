@@ -134,7 +134,6 @@ struct DepacketizerCore: Sendable {
         unitBytes = 0
     }
 
-
     // MARK: - NAL units
 
     /// What a NAL unit of this type means for the unit being assembled.
