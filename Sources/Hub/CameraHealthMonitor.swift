@@ -42,11 +42,17 @@ public final class CameraHealthMonitor: Sendable {
         var targets: [UUID: Target] = [:]
         var inFlight = 0
         var loop: Task<Void, Never>?
+        /// The scheduler's current sleep (until the next due check); cancelled to wake it early.
+        var sleeper: Task<Void, Never>?
+        /// A wake-up came while the scheduler was not asleep: it looks again before it sleeps.
+        var poked = false
         var isWatched: (@Sendable (UUID) -> Bool)?
         var onChange: (@Sendable (UUID) -> Void)?
         var shutDown = false
         /// Counts every check started (for tests and logs).
         var started = 0
+        /// Counts the scheduler's looks for due checks (for tests: an idle monitor does not look).
+        var looks = 0
     }
 
     public let configuration: Configuration
@@ -63,21 +69,21 @@ public final class CameraHealthMonitor: Sendable {
 
     /// Starts the scheduler. `isWatched` says whether a camera's stream runs or is wanted (then it is not
     /// checked); `onChange` is told after every check of a camera (not under any lock).
+    ///
+    /// The scheduler sleeps until the next check is due (an idle hub does not wake up to find nothing to do),
+    /// and is woken early when that changes: a camera tracked or rechecked, a check finished.
     public func attach(isWatched: @escaping @Sendable (UUID) -> Bool, onChange: @escaping @Sendable (UUID) -> Void) {
-        // Look for due checks often enough that a camera registered now is checked within a fraction of the interval.
-        let poll = min(Duration.milliseconds(500), configuration.interval / 4)
-        let loop = Task.detached { [weak self] in
-            while !Task.isCancelled {
-                guard let self else { return }
-                self.startDueChecks()
-                try? await Task.sleep(for: poll)
-            }
-        }
         state.withLockedValue { state in
             state.isWatched = isWatched
             state.onChange = onChange
-            state.loop = loop
         }
+        let loop = Task.detached { [weak self] in
+            while !Task.isCancelled {
+                guard let sleeper = self?.startDueChecksAndSleep() else { return }
+                await withTaskCancellationHandler { await sleeper.value } onCancel: { sleeper.cancel() }
+            }
+        }
+        state.withLockedValue { $0.loop = loop }
     }
 
     /// Checks `cameraID` with `checker` from now on: the first check at once, the last result forgotten.
@@ -89,6 +95,7 @@ public final class CameraHealthMonitor: Sendable {
             return previous?.running
         }
         old?.cancel()
+        wake()
     }
 
     /// Stops checking a camera.
@@ -107,6 +114,7 @@ public final class CameraHealthMonitor: Sendable {
             target.due = .now
             state.targets[cameraID] = target
         }
+        wake()
     }
 
     /// The last check of a camera, if it had one since it was tracked (or last rechecked).
@@ -116,6 +124,9 @@ public final class CameraHealthMonitor: Sendable {
 
     /// How many checks have started since the monitor was made.
     public var checksStarted: Int { state.withLockedValue { $0.started } }
+
+    /// How many times the scheduler has woken to look for due checks.
+    public var schedulerLooks: Int { state.withLockedValue { $0.looks } }
 
     public func shutdown() {
         let tasks = state.withLockedValue { state -> [Task<Void, Never>] in
@@ -135,12 +146,52 @@ public final class CameraHealthMonitor: Sendable {
         return now + configuration.interval * factor
     }
 
+    /// Wakes the scheduler to look at the due checks again.
+    private func wake() {
+        let sleeper = state.withLockedValue { state -> Task<Void, Never>? in
+            guard let sleeper = state.sleeper else {
+                state.poked = true
+                return nil
+            }
+            state.sleeper = nil
+            return sleeper
+        }
+        sleeper?.cancel()
+    }
+
+    /// Starts the checks that are due, then returns the scheduler's sleep: until the next check is due among
+    /// those not running (a finished check wakes it), at once if it was woken meanwhile.
+    private func startDueChecksAndSleep() -> Task<Void, Never> {
+        // Awake: from here a wake-up is a poke, which the next look or the next sleep's length answers.
+        state.withLockedValue { $0.sleeper = nil }
+        startDueChecks()
+        let now = ContinuousClock.now
+        return state.withLockedValue { state in
+            var until: ContinuousClock.Instant
+            if state.poked {
+                state.poked = false
+                until = now
+            } else if state.inFlight >= configuration.maxConcurrentChecks {
+                // No slot: a check finishing wakes it.
+                until = now + configuration.interval
+            } else {
+                // Nothing to check: sleep for as long as a check would wait (the next camera wakes it).
+                until = state.targets.values.lazy.filter { $0.running == nil }.map(\.due).min() ?? now + configuration.interval
+            }
+            let sleeper = Task { _ = try? await Task.sleep(until: until, clock: .continuous) }
+            state.sleeper = sleeper
+            return sleeper
+        }
+    }
+
     private func startDueChecks() {
         let now = ContinuousClock.now
         let isWatched = state.withLockedValue { $0.isWatched }
         // Who is due, outside the lock: `isWatched` reads the hub's state.
         let due = state.withLockedValue { state -> [UUID] in
-            state.targets.filter { $0.value.running == nil && $0.value.due <= now }
+            state.poked = false
+            state.looks += 1
+            return state.targets.filter { $0.value.running == nil && $0.value.due <= now }
                 .sorted { $0.value.due < $1.value.due }.map(\.key)
         }
         guard !due.isEmpty else { return }
@@ -190,6 +241,8 @@ public final class CameraHealthMonitor: Sendable {
             state.targets[id] = target
             return (state.onChange, changed)
         }
+        // A slot is free and this camera's next check has a new time: the scheduler looks again.
+        wake()
         if changed {
             if let failure = result?.failure {
                 logger.warning("camera check failed", metadata: ["camera": "\(id)", "error": "\(failure.message)"])
