@@ -36,7 +36,11 @@ final class LiveStream: @unchecked Sendable {
     private let framing: LiveFragmentFraming
 
     // Everything below is guarded by `lock`.
-    private var viewers: [UUID: Viewer] = [:]
+    private var viewers: [UUID: Viewer] = [:] {
+        // Every frame goes to all of them: kept as an array too (not rebuilt from the dictionary per frame).
+        didSet { viewerList = Array(viewers.values) }
+    }
+    private var viewerList: [Viewer] = []
     /// Raw-media consumers (the recorder); each counts as demand.
     private var sinks: [UUID: any StreamSink] = [:]
     /// The latest audio format event, replayed to a sink that attaches to a running stream.
@@ -87,7 +91,7 @@ final class LiveStream: @unchecked Sendable {
     func hasSink(id: UUID) -> Bool { lock.withLock { sinks[id] != nil } }
     var isRunning: Bool { lock.withLock { task != nil } }
     var viewerCount: Int { lock.withLock { viewers.count } }
-    var allViewers: [Viewer] { lock.withLock { Array(viewers.values) } }
+    var allViewers: [Viewer] { lock.withLock { viewerList } }
 
     /// A new viewer, primed with the init segment and the cached GOP when the stream is live. `eventLoop`:
     /// its connection's loop, where the upstream's connection goes too when this viewer starts it.
@@ -140,7 +144,7 @@ final class LiveStream: @unchecked Sendable {
 
     /// Ends every viewer (the camera was removed or reconfigured, or the hub is shutting down).
     func closeAllViewers() {
-        let all = lock.withLock { Array(viewers.values) }
+        let all = lock.withLock { viewerList }
         for viewer in all { viewer.close() }
     }
 
@@ -320,6 +324,7 @@ final class LiveStream: @unchecked Sendable {
             for sink in sinkTargets { sink.receive(sinkEvent) }
         }
         var drains: [any ViewerConsumer] = []
+        drains.reserveCapacity(fanOut.first?.1.count ?? 0)
         for (message, viewers) in fanOut {
             for viewer in viewers {
                 if let consumer = viewer.enqueue(message, arrival: arrival) { drains.append(consumer) }
@@ -400,7 +405,7 @@ final class LiveStream: @unchecked Sendable {
     /// Under the lock: GOP cache bookkeeping, and who gets what.
     private func route(_ outputs: [FragmentedMP4Muxer.Output]) -> [(ViewerMessage, [Viewer])] {
         var messages: [(ViewerMessage, [Viewer])] = []
-        let targets = Array(viewers.values)
+        let targets = viewerList
         for output in outputs {
             switch output {
             case .initializationSegment(let bytes, let mimeType):
@@ -466,7 +471,7 @@ final class LiveStream: @unchecked Sendable {
             let status = currentStatus()
             guard toldViewers?.state != status.state || toldViewers?.message != status.message else { return (status, []) }
             toldViewers = (status.state, status.message)
-            return (status, Array(self.viewers.values))
+            return (status, self.viewerList)
         }
         let drains = targets.compactMap { $0.enqueue(ViewerMessage.status(status)) }
         if !drains.isEmpty { Viewer.scheduleDrains(drains) }

@@ -252,18 +252,25 @@ public final class Viewer: Sendable {
     /// Runs each consumer's ``ViewerConsumer/drain()``: at once for those on the calling thread's event loop,
     /// and with one hop per other loop for the rest (a camera fanning out to many viewers wakes each loop once).
     static func scheduleDrains(_ consumers: [any ViewerConsumer]) {
-        var elsewhere: [(loop: any EventLoop, consumers: [any ViewerConsumer])] = []
+        var elsewhere: [any ViewerConsumer] = []
         for consumer in consumers {
-            let loop = consumer.eventLoop
-            if loop.inEventLoop {
+            if consumer.eventLoop.inEventLoop {
                 consumer.drain()
-            } else if let index = elsewhere.firstIndex(where: { $0.loop === loop }) {
-                elsewhere[index].consumers.append(consumer)
             } else {
-                elsewhere.append((loop, [consumer]))
+                if elsewhere.isEmpty { elsewhere.reserveCapacity(consumers.count) }
+                elsewhere.append(consumer)
             }
         }
-        for (loop, group) in elsewhere {
+        // Usually one other loop (one per core): then all of them go in one hop, without regrouping.
+        while let loop = elsewhere.first?.eventLoop {
+            let group: [any ViewerConsumer]
+            if elsewhere.allSatisfy({ $0.eventLoop === loop }) {
+                group = elsewhere
+                elsewhere = []
+            } else {
+                group = elsewhere.filter { $0.eventLoop === loop }
+                elsewhere.removeAll { $0.eventLoop === loop }
+            }
             loop.execute { for consumer in group { consumer.drain() } }
         }
     }

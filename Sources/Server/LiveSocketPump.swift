@@ -60,7 +60,6 @@ final class LiveSocketPump: ViewerConsumer, @unchecked Sendable {
     func drain() {
         eventLoop.preconditionInEventLoop()
         guard !finished else { return }
-        let pipeline = channel.pipeline.syncOperations
         var wrote = false
         loop: while true {
             guard channel.isWritable else {
@@ -70,7 +69,7 @@ final class LiveSocketPump: ViewerConsumer, @unchecked Sendable {
             }
             switch viewer.poll() {
             case .message(let message, let arrival):
-                write(message, pipeline)
+                write(message)
                 wrote = true
                 if let arrival, instrumentation != nil { timed.append(arrival) }
             case .empty:
@@ -82,7 +81,7 @@ final class LiveSocketPump: ViewerConsumer, @unchecked Sendable {
         }
         if wrote {
             // From the encoder down: the handlers above it have nothing to do with a flush.
-            if let encoder { encoder.flush() } else { pipeline.flush() }
+            if let encoder { encoder.flush() } else { channel.pipeline.syncOperations.flush() }
             if let instrumentation, !timed.isEmpty {
                 let now = NIODeadline.now()
                 for arrival in timed { instrumentation.fragmentWritten(arrival: arrival, now: now) }
@@ -102,16 +101,18 @@ final class LiveSocketPump: ViewerConsumer, @unchecked Sendable {
         if !finished { endedPromise.succeed() }
     }
 
-    private func write(_ message: ViewerMessage, _ pipeline: ChannelPipeline.SynchronousOperations) {
+    private func write(_ message: ViewerMessage) {
+        // A live fragment, framed already, goes below the encoder: no pipeline walk from the top.
+        if case .fragment(let bytes, _) = message, let encoder {
+            encoder.write(NIOAny(bytes), promise: nil)
+            return
+        }
+        let pipeline = channel.pipeline.syncOperations
         switch message {
         case .initialization(let segment, let mimeType, let format):
             writeText(initText(mimeType, format), pipeline)
             pipeline.write(NIOAny(WebSocketFrame(fin: true, opcode: .binary, data: segment)), promise: nil)
         case .fragment(let bytes, _):
-            if let encoder {
-                encoder.write(NIOAny(bytes), promise: nil)
-                return
-            }
             pipeline.write(NIOAny(WebSocketFrame(fin: true, opcode: .binary, data: bytes)), promise: nil)
         case .status(let status):
             writeText(statusText(status), pipeline)
