@@ -171,8 +171,8 @@ public final class CameraHealthMonitor: Sendable {
             if state.poked {
                 state.poked = false
                 until = now
-            } else if state.inFlight >= configuration.maxConcurrentChecks {
-                // No slot: a check finishing wakes it.
+            } else if state.inFlight >= configuration.maxConcurrentChecks || state.shutDown {
+                // No slot: a check finishing wakes it. (Shut down: the loop is being cancelled.)
                 until = now + configuration.interval
             } else {
                 // Nothing to check: sleep for as long as a check would wait (the next camera wakes it).
