@@ -60,6 +60,7 @@ public final class StreamHub: Sendable {
         var stopTimers: [LiveStream.Key: Task<Void, Never>] = [:]
         var published: [UUID: CameraStatus] = [:]
         var subscribers: [UUID: AsyncStream<(UUID, CameraStatus)>.Continuation] = [:]
+        /// Ticks the running streams every second (a frozen picture, the fps window); runs only while one does.
         var ticker: Task<Void, Never>?
         var shutDown = false
         /// Since when each running stream has been in a state that is not live (see ``isTrouble(_:)``).
@@ -81,14 +82,6 @@ public final class StreamHub: Sendable {
         self.health = configuration.healthChecks.map { CameraHealthMonitor(configuration: $0, logger: logger) }
         health?.attach(isWatched: { [weak self] id in self?.isWatched(id) ?? false },
                        onChange: { [weak self] id in self?.publishStatus(of: id) })
-        let ticker = Task.detached { [weak self] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(1))
-                guard let self else { return }
-                self.tick()
-            }
-        }
-        state.withLockedValue { $0.ticker = ticker }
     }
 
     // MARK: - Registry
@@ -361,6 +354,7 @@ public final class StreamHub: Sendable {
                 if state.running.contains(key) { return .nothing }
                 if state.running.count < configuration.maxUpstreams {
                     state.running.insert(key)
+                    startTicker(&state)
                     return .start
                 }
                 if !state.pending.contains(key) { state.pending.append(key) }
@@ -423,6 +417,7 @@ public final class StreamHub: Sendable {
                     let key = state.pending.removeFirst()
                     guard let stream = state.cameras[key.cameraID]?.streams[key.variant], stream.hasDemand else { continue }
                     state.running.insert(key)
+                    startTicker(&state)
                     return stream
                 }
                 return nil
@@ -432,13 +427,34 @@ public final class StreamHub: Sendable {
         }
     }
 
-    private func tick() {
-        let now = ContinuousClock.now
-        let running = state.withLockedValue { state in
-            state.running.compactMap { state.cameras[$0.cameraID]?.streams[$0.variant] }
+    /// Under the lock, as a stream starts: the ticker runs unless it does already (an idle hub has none).
+    private func startTicker(_ state: inout State) {
+        guard state.ticker == nil, !state.shutDown else { return }
+        state.ticker = Task.detached { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(1))
+                guard let self, self.tick() else { return }
+            }
         }
-        for stream in running { stream.tick(now: now) }
     }
+
+    /// Ticks the running streams; false when none runs (the ticker then ends, until a stream starts again).
+    private func tick() -> Bool {
+        let now = ContinuousClock.now
+        let running = state.withLockedValue { state -> [LiveStream]? in
+            guard !state.running.isEmpty else {
+                state.ticker = nil
+                return nil
+            }
+            return state.running.compactMap { state.cameras[$0.cameraID]?.streams[$0.variant] }
+        }
+        guard let running else { return false }
+        for stream in running { stream.tick(now: now) }
+        return true
+    }
+
+    /// Whether the stream ticker runs (it does while a stream runs, and for up to a second after).
+    var tickerRuns: Bool { state.withLockedValue { $0.ticker != nil } }
 
     // MARK: - Shutdown
 

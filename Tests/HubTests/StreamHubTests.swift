@@ -113,6 +113,31 @@ struct StreamHubTests {
         await hub.shutdown()
     }
 
+    /// The per-second ticker (frozen pictures, the fps window) runs only while a stream runs: an idle hub
+    /// does not wake up for it, and a stream started again gets it back (and is still found frozen).
+    @Test func theTickerRunsOnlyWhileAStreamRuns() async throws {
+        let hub = hub(grace: .milliseconds(100), frozenAfter: .milliseconds(500))
+        let camera = UUID()
+        let upstream = CountingUpstream(fastDemo())
+        await hub.register(cameraID: camera, upstreams: [.main: upstream], isActive: true)
+        #expect(!hub.tickerRuns, "registered, nobody watching: no ticker")
+        let first = try hub.watch(cameraID: camera)
+        let reader = ViewerReader(first)
+        #expect(await eventually { reader.value.fragments > 5 })
+        #expect(hub.tickerRuns)
+        first.close()
+        #expect(await eventually(timeout: .seconds(3)) { upstream.active == 0 })
+        #expect(await eventually(timeout: .seconds(3)) { !hub.tickerRuns }, "the stream stopped: the ticker ends")
+        // Started again, then the camera stops sending: the ticker is back and finds the picture frozen.
+        let frozen = UUID()
+        await hub.register(cameraID: frozen, upstreams: [.main: StallingUpstream(frames: 20)], isActive: true)
+        let second = ViewerReader(try hub.watch(cameraID: frozen))
+        #expect(await eventually { second.value.fragments >= 1 })
+        #expect(hub.tickerRuns)
+        #expect(await eventually(timeout: .seconds(5)) { hub.status(cameraID: frozen).state == .frozen })
+        await hub.shutdown()
+    }
+
     @Test func frameRateIsMeasuredOnTheStreamClock() async throws {
         let hub = hub()
         let camera = UUID()
