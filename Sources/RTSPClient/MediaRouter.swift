@@ -20,10 +20,11 @@ final class MediaRouter: @unchecked Sendable {
     private var startedAt = NIODeadline.now()
     private var lastReport = NIODeadline.now()
     private var watchdog: RepeatedTask?
-    /// Whether the last interleaved video RTP packet left its picture open (no marker bit yet): the rest of the
-    /// picture is on its way. Merged reads wait only between pictures (``ReadPacer/midPicture``). A camera that
-    /// never sets the marker bit leaves this true: its reads are then never held.
-    private(set) var videoPictureOpen = false
+    /// Whether the last video RTP packet left its picture open (no marker bit yet): the rest of the picture is
+    /// on its way. Merged reads wait only between pictures (``ReadPacer/midPicture``); asked by the pacer only,
+    /// from what the receiver parsed anyway. A camera that never sets the marker bit leaves this true: its
+    /// reads are then never held.
+    var videoPictureOpen: Bool { receivers.contains { $0.kind == .video && $0.pictureOpen } }
     private var receiverReportsSent = 0
     /// Closes the session (data timeout).
     var onDead: ((RTSPClientError) -> Void)?
@@ -54,11 +55,7 @@ final class MediaRouter: @unchecked Sendable {
         if target.rtcp {
             receivers[target.receiver].receiveRTCP(payload, now: now)
         } else {
-            let receiver = receivers[target.receiver]
-            if receiver.kind == .video, let second = payload.getInteger(at: payload.readerIndex + 1, as: UInt8.self) {
-                videoPictureOpen = second & 0x80 == 0  // RFC 3550 §5.1: M, the first bit of the second byte
-            }
-            receiver.receiveRTP(payload, now: now)
+            receivers[target.receiver].receiveRTP(payload, now: now)
         }
     }
 

@@ -32,6 +32,9 @@ final class TrackReceiver {
     private var warnedUnsupportedPayload = false
     private var announcedFormat = false
     private(set) var lastPacketAt: NIODeadline?
+    /// The last RTP packet taken left its picture open (no marker bit: RFC 6184 §5.1, the last packet of an
+    /// access unit sets it). Merged reads wait only between pictures (``ReadPacer/midPicture``).
+    private(set) var pictureOpen = false
     private(set) var statistics = RTSPSessionStatistics()
     /// RFC 3550 §6.4.1 LSR: middle 32 bits of the last SR's NTP timestamp, and when it arrived.
     private var lastSenderReport: (middle: UInt32, at: NIODeadline)?
@@ -93,6 +96,7 @@ final class TrackReceiver {
             return
         }
         lastPacketAt = now
+        pictureOpen = !packet.marker
         statistics.rtpPackets += 1
         statistics.rtpBytes += buffer.readableBytes
         if let known = ssrc, known != packet.ssrc {
