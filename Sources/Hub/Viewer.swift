@@ -252,25 +252,18 @@ public final class Viewer: Sendable {
     /// Runs each consumer's ``ViewerConsumer/drain()``: at once for those on the calling thread's event loop,
     /// and with one hop per other loop for the rest (a camera fanning out to many viewers wakes each loop once).
     static func scheduleDrains(_ consumers: [any ViewerConsumer]) {
-        var elsewhere: [any ViewerConsumer] = []
+        var elsewhere: [(loop: any EventLoop, consumers: [any ViewerConsumer])] = []
         for consumer in consumers {
-            if consumer.eventLoop.inEventLoop {
+            let loop = consumer.eventLoop
+            if loop.inEventLoop {
                 consumer.drain()
+            } else if let index = elsewhere.firstIndex(where: { $0.loop === loop }) {
+                elsewhere[index].consumers.append(consumer)
             } else {
-                if elsewhere.isEmpty { elsewhere.reserveCapacity(consumers.count) }
-                elsewhere.append(consumer)
+                elsewhere.append((loop, [consumer]))
             }
         }
-        // Usually one other loop (one per core): then all of them go in one hop, without regrouping.
-        while let loop = elsewhere.first?.eventLoop {
-            let group: [any ViewerConsumer]
-            if elsewhere.allSatisfy({ $0.eventLoop === loop }) {
-                group = elsewhere
-                elsewhere = []
-            } else {
-                group = elsewhere.filter { $0.eventLoop === loop }
-                elsewhere.removeAll { $0.eventLoop === loop }
-            }
+        for (loop, group) in elsewhere {
             loop.execute { for consumer in group { consumer.drain() } }
         }
     }
