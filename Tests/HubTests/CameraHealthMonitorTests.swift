@@ -15,17 +15,6 @@ struct CameraHealthMonitorTests {
         }
     }
 
-    func eventually(_ what: String, _ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !condition() {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("timed out waiting for \(what)")
-                return
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-    }
-
     func monitor(interval: Duration, maxConcurrentChecks: Int = 4) -> CameraHealthMonitor {
         let monitor = CameraHealthMonitor(configuration: .init(interval: interval, jitter: 0,
                                                                maxConcurrentChecks: maxConcurrentChecks))
@@ -45,7 +34,7 @@ struct CameraHealthMonitorTests {
         let id = UUID()
         let checker = CountingChecker()
         monitor.track(cameraID: id, checker: checker)
-        try await eventually("the first check's result") { monitor.lastCheck(cameraID: id) != nil }
+        #expect(await eventually { monitor.lastCheck(cameraID: id) != nil }, "the first check's result")
         try await Task.sleep(for: .milliseconds(200))
         let looks = monitor.schedulerLooks
         try await Task.sleep(for: .milliseconds(1200))
@@ -59,7 +48,7 @@ struct CameraHealthMonitorTests {
         let id = UUID()
         let checker = CountingChecker()
         monitor.track(cameraID: id, checker: checker)
-        try await eventually("five checks, one every 200 ms") { checker.count.withLockedValue { $0 } >= 5 }
+        #expect(await eventually { checker.count.withLockedValue { $0 } >= 5 }, "five checks, one every 200 ms")
         #expect(monitor.lastCheck(cameraID: id)?.isReachable == true)
 
         // A minute's interval: the recheck of a stopped stream does not wait for it.
@@ -67,10 +56,10 @@ struct CameraHealthMonitorTests {
         defer { slow.shutdown() }
         let other = CountingChecker()
         slow.track(cameraID: id, checker: other)
-        try await eventually("the first check") { other.count.withLockedValue { $0 } == 1 }
-        try await eventually("its result") { slow.lastCheck(cameraID: id) != nil }
+        #expect(await eventually { other.count.withLockedValue { $0 } == 1 }, "the first check")
+        #expect(await eventually { slow.lastCheck(cameraID: id) != nil }, "its result")
         slow.recheck(cameraID: id)
-        try await eventually("the recheck") { other.count.withLockedValue { $0 } == 2 }
+        #expect(await eventually { other.count.withLockedValue { $0 } == 2 }, "the recheck")
     }
 
     @Test func aCameraBeyondTheConcurrencyLimitIsCheckedWhenASlotFrees() async throws {
@@ -79,7 +68,7 @@ struct CameraHealthMonitorTests {
         let checkers = (0..<5).map { _ in CountingChecker() }
         for checker in checkers { monitor.track(cameraID: UUID(), checker: checker) }
         // One slot: each finished check wakes the scheduler for the next camera, long before the minute is up.
-        try await eventually("every camera checked once") { checkers.allSatisfy { $0.count.withLockedValue { $0 } == 1 } }
+        #expect(await eventually { checkers.allSatisfy { $0.count.withLockedValue { $0 } == 1 } }, "every camera checked once")
         #expect(monitor.checksStarted == 5)
     }
 }
